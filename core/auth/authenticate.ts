@@ -1,0 +1,58 @@
+import { eq } from "drizzle-orm";
+import type { Db } from "../db/client.js";
+import { apiKeys, tenants } from "../db/schema/index.js";
+import { ServiceError } from "../errors/index.js";
+import { hashApiKey, parseApiKey } from "./api-key-format.js";
+import type { Area } from "./areas.js";
+
+export interface Principal {
+  tenantId: string;
+  apiKeyId: string;
+  areas: readonly Area[] | null;
+}
+
+// Resolves an Authorization header to a principal, with SPEC.md's order of refusals: malformed (401
+// unauthorized), another region (400), unknown or revoked (401 invalid_api_key), suspended tenant (403).
+export async function authenticate(db: Db, region: string, authorization: string | undefined): Promise<Principal> {
+  const match = authorization ? /^Bearer\s+(\S+)\s*$/i.exec(authorization) : null;
+  const token = match?.[1];
+  const parsed = token ? parseApiKey(token) : null;
+  if (!token || !parsed) {
+    throw new ServiceError("unauthorized", "Send `Authorization: Bearer <API key>` with a key of the form sk_<region>_….");
+  }
+  if (parsed.region !== region) {
+    throw new ServiceError(
+      "api_key_region_mismatch",
+      `This API key belongs to region "${parsed.region}"; this endpoint serves region "${region}".`,
+      { details: { key_region: parsed.region, endpoint_region: region } },
+    );
+  }
+  const rows = await db
+    .select({
+      apiKeyId: apiKeys.id,
+      keyStatus: apiKeys.status,
+      areas: apiKeys.areas,
+      tenantId: tenants.id,
+      tenantStatus: tenants.status,
+    })
+    .from(apiKeys)
+    .innerJoin(tenants, eq(tenants.id, apiKeys.tenantId))
+    .where(eq(apiKeys.keyHash, hashApiKey(token)))
+    .limit(1);
+  const row = rows[0];
+  if (!row || row.keyStatus !== "active") {
+    throw new ServiceError("invalid_api_key", "The API key is unknown or has been revoked.");
+  }
+  if (row.tenantStatus !== "active") {
+    throw new ServiceError("tenant_disabled", "The account that owns this API key is suspended.");
+  }
+  return { tenantId: row.tenantId, apiKeyId: row.apiKeyId, areas: (row.areas as Area[] | null) ?? null };
+}
+
+export function requireArea(principal: Principal, area: Area): void {
+  if (principal.areas && !principal.areas.includes(area)) {
+    throw new ServiceError("forbidden", `This API key may not use the ${area} area.`, {
+      details: { required_area: area, key_areas: principal.areas },
+    });
+  }
+}

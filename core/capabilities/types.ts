@@ -1,0 +1,68 @@
+import type { z } from "zod";
+import type { Area } from "../auth/areas.js";
+import type { VendorFamily } from "../config.js";
+import type { FieldFailure } from "../errors/index.js";
+import type { CommonCreateInput } from "../contracts/common-create.js";
+
+export interface UsageLine {
+  meter: string;
+  quantity: bigint;
+  unit: string;
+  amountMicro: bigint;
+}
+
+// What a request will cost and why, computed before admission from the request alone.
+export interface Quote {
+  lines: UsageLine[];
+  totalMicro: bigint;
+  counters: Partial<Record<UsageCounter, number>>;
+}
+
+export type UsageCounter =
+  | "input_tokens"
+  | "output_tokens"
+  | "cache_read_tokens"
+  | "cache_creation_tokens"
+  | "reasoning_tokens"
+  | "image_count"
+  | "image_pixels"
+  | "video_seconds"
+  | "input_video_seconds"
+  | "output_video_seconds"
+  | "audio_seconds"
+  | "characters";
+
+export interface Prepared {
+  requestedModel: string;
+  resolvedModel: string;
+  family: VendorFamily;
+  selectionReason: string | null;
+  quote: Quote;
+}
+
+export interface VoiceLookup {
+  // Resolves a voice id visible to the tenant (preset or cloned) to the models it works on, or null.
+  findVoice(tenantId: string, voiceId: string): Promise<{ voiceId: string; models: readonly string[] } | null>;
+}
+
+export interface PrepareContext extends VoiceLookup {
+  tenantId: string;
+  isFamilyLive(family: VendorFamily): boolean;
+}
+
+// "hold": the quote is held at creation, captured on success, released on failure or cancel.
+export type BillingMode = "hold";
+
+// One task-creating endpoint. REST routes, MCP tools, validation, catalog and OpenAPI are derived from these.
+export interface Capability<I extends CommonCreateInput = CommonCreateInput> {
+  id: string;
+  path: string;
+  area: Area;
+  summary: string;
+  tool: { name: string; title: string; description: string };
+  inputSchema: z.ZodType<I>;
+  crossFieldRules?(input: I): FieldFailure[];
+  billingMode: BillingMode;
+  deadlineSeconds: number;
+  prepare(input: I, ctx: PrepareContext): Promise<Prepared>;
+}

@@ -1,0 +1,49 @@
+import { sql } from "drizzle-orm";
+import { bigint, bigserial, check, index, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { tenants } from "./tenants.js";
+
+// Amounts are integer micro-credits. The checks make a negative balance impossible whatever the code does.
+export const creditAccounts = pgTable(
+  "credit_accounts",
+  {
+    tenantId: text("tenant_id")
+      .primaryKey()
+      .references(() => tenants.id),
+    available: bigint("available", { mode: "bigint" }).notNull().default(sql`0`),
+    held: bigint("held", { mode: "bigint" }).notNull().default(sql`0`),
+    spent: bigint("spent", { mode: "bigint" }).notNull().default(sql`0`),
+    granted: bigint("granted", { mode: "bigint" }).notNull().default(sql`0`),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check("credit_accounts_available_check", sql`${t.available} >= 0`),
+    check("credit_accounts_held_check", sql`${t.held} >= 0`),
+    check("credit_accounts_spent_check", sql`${t.spent} >= 0`),
+    check("credit_accounts_invariant_check", sql`${t.granted} = ${t.available} + ${t.held} + ${t.spent}`),
+  ],
+);
+
+export const creditLedger = pgTable(
+  "credit_ledger",
+  {
+    id: bigserial("id", { mode: "bigint" }).primaryKey(),
+    tenantId: text("tenant_id")
+      .notNull()
+      .references(() => tenants.id),
+    taskId: text("task_id"),
+    kind: text("kind").notNull(),
+    amount: bigint("amount", { mode: "bigint" }).notNull(),
+    note: text("note"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check("credit_ledger_kind_check", sql`${t.kind} in ('grant', 'hold', 'capture', 'release', 'charge')`),
+    check("credit_ledger_amount_check", sql`${t.amount} >= 0`),
+    index("credit_ledger_tenant_idx").on(t.tenantId, t.id),
+    // Each task is held at most once and settled (captured, released or charged) at most once.
+    uniqueIndex("credit_ledger_task_hold_once").on(t.taskId).where(sql`${t.kind} = 'hold'`),
+    uniqueIndex("credit_ledger_task_settle_once")
+      .on(t.taskId)
+      .where(sql`${t.kind} in ('capture', 'release', 'charge')`),
+  ],
+);

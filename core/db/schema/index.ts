@@ -1,0 +1,4 @@
+export * from "./tenants.js";
+export * from "./credits.js";
+export * from "./tasks.js";
+export * from "./artifacts.js";

@@ -1,0 +1,67 @@
+import { sql } from "drizzle-orm";
+import { bigint, check, index, integer, jsonb, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
+import { tenants } from "./tenants.js";
+
+export const tasks = pgTable(
+  "tasks",
+  {
+    id: text("id").primaryKey(),
+    tenantId: text("tenant_id")
+      .notNull()
+      .references(() => tenants.id),
+    capability: text("capability").notNull(),
+    workloadType: text("workload_type").notNull().default("model"),
+    status: text("status").notNull(),
+    model: text("model").notNull(),
+    resolvedModel: text("resolved_model").notNull(),
+    modelSelectionReason: text("model_selection_reason"),
+    providerFamily: text("provider_family").notNull(),
+    metadata: jsonb("metadata").notNull().default({}),
+    input: jsonb("input").notNull(),
+    progress: jsonb("progress"),
+    output: jsonb("output"),
+    warnings: jsonb("warnings").notNull().default([]),
+    error: jsonb("error"),
+    // The price computed at admission; `usage` is filled from measurement when the task ends.
+    quote: jsonb("quote").notNull(),
+    usage: jsonb("usage"),
+    billingMode: text("billing_mode").notNull(),
+    heldMicro: bigint("held_micro", { mode: "bigint" }).notNull().default(sql`0`),
+    chargedMicro: bigint("charged_micro", { mode: "bigint" }).notNull().default(sql`0`),
+    refundedMicro: bigint("refunded_micro", { mode: "bigint" }).notNull().default(sql`0`),
+    callbackUrl: text("callback_url"),
+    callbackSigningKeyId: text("callback_signing_key_id"),
+    callbackState: jsonb("callback_state"),
+    idempotencyKey: text("idempotency_key"),
+    // The surface (rest, mcp) and request id that created the task, shown in `social` and in `error.request_id`.
+    surface: text("surface").notNull(),
+    requestId: text("request_id").notNull(),
+    providerRef: text("provider_ref"),
+    attempts: integer("attempts").notNull().default(0),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
+    startedAt: timestamp("started_at", { withTimezone: true }),
+    deadlineAt: timestamp("deadline_at", { withTimezone: true }).notNull(),
+    completedAt: timestamp("completed_at", { withTimezone: true }),
+    cancelRequestedAt: timestamp("cancel_requested_at", { withTimezone: true }),
+    cancelReason: text("cancel_reason"),
+  },
+  (t) => [
+    check("tasks_status_check", sql`${t.status} in ('queued', 'running', 'succeeded', 'failed', 'canceled')`),
+    index("tasks_tenant_id_idx").on(t.tenantId, t.id),
+    index("tasks_open_deadline_idx").on(t.deadlineAt).where(sql`${t.status} in ('queued', 'running')`),
+  ],
+);
+
+// One row per (tenant, Idempotency-Key) for 24 hours: the key's fingerprint and the task it created.
+export const idempotencyKeys = pgTable(
+  "idempotency_keys",
+  {
+    tenantId: text("tenant_id").notNull(),
+    key: text("key").notNull(),
+    fingerprint: text("fingerprint").notNull(),
+    taskId: text("task_id").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.key] }), index("idempotency_keys_expires_idx").on(t.expiresAt)],
+);

@@ -1,0 +1,49 @@
+import { randomBytes } from "node:crypto";
+
+const CROCKFORD = "0123456789abcdefghjkmnpqrstvwxyz";
+
+// Time-ordered ids (48-bit millisecond time, then 80 random bits, Crockford base32) so that listing by id is
+// listing by creation time, which keeps cursor pagination a single index range scan.
+export function timeOrderedId(prefix: string, now: number = Date.now()): string {
+  let time = "";
+  let t = now;
+  for (let i = 0; i < 10; i++) {
+    time = CROCKFORD[t % 32] + time;
+    t = Math.floor(t / 32);
+  }
+  const random = randomBytes(10);
+  let rest = "";
+  let acc = 0;
+  let bits = 0;
+  for (const byte of random) {
+    acc = (acc << 8) | byte;
+    bits += 8;
+    while (bits >= 5) {
+      bits -= 5;
+      rest += CROCKFORD[(acc >> bits) & 31];
+    }
+  }
+  return `${prefix}_${time}${rest}`;
+}
+
+export function randomToken(bytes: number): string {
+  return randomBytes(bytes).toString("base64url");
+}
+
+export interface IdGenerator {
+  task(): string;
+  artifact(): string;
+  tenant(): string;
+  apiKey(): string;
+  event(): string;
+}
+
+export function defaultIds(clock: () => Date = () => new Date()): IdGenerator {
+  return {
+    task: () => timeOrderedId("task", clock().getTime()),
+    artifact: () => timeOrderedId("art", clock().getTime()),
+    tenant: () => timeOrderedId("ten", clock().getTime()),
+    apiKey: () => timeOrderedId("key", clock().getTime()),
+    event: () => timeOrderedId("evt", clock().getTime()),
+  };
+}

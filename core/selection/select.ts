@@ -1,0 +1,98 @@
+import { ServiceError } from "../errors/index.js";
+
+export interface SelectableModel {
+  id: string;
+}
+
+export interface CandidateFailure {
+  model: string;
+  code: string;
+  param: string;
+  message: string;
+  received?: unknown;
+  supported?: unknown;
+}
+
+// One explicit control of a request, as a question asked of each candidate model. `check` returns null when the
+// model honours it. A requirement with `code: "voice_model_incompatible"` is reported with that public code
+// when the model is concrete (SPEC.md gives it its own code).
+export interface Requirement<M extends SelectableModel> {
+  param: string;
+  check(model: M): Omit<CandidateFailure, "model" | "param"> | null;
+}
+
+export interface Selection<M extends SelectableModel> {
+  requested: string;
+  model: M;
+  reason: string | null;
+}
+
+export interface SelectionInput<M extends SelectableModel> {
+  capability: string;
+  requested: string;
+  candidates: readonly M[];
+  isLive(model: M): boolean;
+  requirements: readonly Requirement<M>[];
+}
+
+function failuresOf<M extends SelectableModel>(model: M, requirements: readonly Requirement<M>[]): CandidateFailure[] {
+  const failures: CandidateFailure[] = [];
+  for (const requirement of requirements) {
+    const failure = requirement.check(model);
+    if (failure) failures.push({ model: model.id, param: requirement.param, ...failure });
+  }
+  return failures;
+}
+
+// A concrete model is validated exactly and never substituted; `auto` takes the first live candidate that
+// honours every requirement, in catalog order.
+export function selectModel<M extends SelectableModel>(input: SelectionInput<M>): Selection<M> {
+  const { capability, requested, candidates, requirements } = input;
+  if (requested !== "auto") {
+    const model = candidates.find((m) => m.id === requested);
+    if (!model) {
+      throw new ServiceError("unsupported_model", `Model "${requested}" is not selectable for ${capability}.`, {
+        param: "/model",
+        details: { received: requested, supported_models: ["auto", ...candidates.map((m) => m.id)] },
+      });
+    }
+    const failures = failuresOf(model, requirements);
+    if (failures.length > 0) {
+      const first = failures[0] as CandidateFailure;
+      const code = first.code === "voice_model_incompatible" ? "voice_model_incompatible" : "unsupported_option";
+      throw new ServiceError(code, `Model "${model.id}" cannot honour this request: ${first.message}`, {
+        param: first.param,
+        details: { candidate_failures: failures },
+      });
+    }
+    if (!input.isLive(model)) {
+      throw new ServiceError("model_unavailable", `Model "${model.id}" is not available right now.`, {
+        param: "/model",
+        details: { model: model.id },
+      });
+    }
+    return { requested, model, reason: null };
+  }
+
+  const rejected: CandidateFailure[] = [];
+  for (const model of candidates) {
+    const failures = failuresOf(model, requirements);
+    if (failures.length === 0 && input.isLive(model)) {
+      const skipped = rejected.length > 0 ? `; skipped ${[...new Set(rejected.map((f) => f.model))].join(", ")}` : "";
+      return {
+        requested,
+        model,
+        reason: `auto: first live model for ${capability} honouring every requested control${skipped}`,
+      };
+    }
+    if (failures.length === 0) {
+      rejected.push({ model: model.id, code: "model_unavailable", param: "/model", message: "model is not live" });
+    } else {
+      rejected.push(...failures);
+    }
+  }
+  throw new ServiceError("no_eligible_model", `No live model for ${capability} can honour the whole request.`, {
+    param: rejected[0]?.param,
+    details: { candidate_failures: rejected },
+  });
+}

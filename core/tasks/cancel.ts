@@ -1,0 +1,54 @@
+import { ServiceError } from "../errors/index.js";
+import type { Core } from "../runtime.js";
+import { toEnvelope, type TaskEnvelope } from "./envelope.js";
+import { finishUnsuccessfully } from "./finish.js";
+import { findTaskForTenant, isTerminal, transitionTask } from "./repository.js";
+import { envelopeContext } from "./read.js";
+
+export interface CancelResult {
+  task: TaskEnvelope;
+  // "final": the task was already terminal, or stopped now; "requested": the worker will stop it at the vendor.
+  outcome: "final" | "requested";
+}
+
+// SPEC.md's three outcomes: terminal → its final state; accepted → cancel_requested_at set; cannot be stopped →
+// 409 conflict with details.action. A queued task never reached a vendor, so it is canceled on the spot.
+export async function cancelTask(core: Core, tenantId: string, taskId: string, reason: string | undefined): Promise<CancelResult> {
+  for (let round = 0; round < 3; round++) {
+    const row = await findTaskForTenant(core.db, tenantId, taskId);
+    if (!row) throw new ServiceError("task_not_found", `No task ${taskId}.`, { details: { task_id: taskId } });
+    if (isTerminal(row.status)) return { task: toEnvelope(row, envelopeContext(core)), outcome: "final" };
+    const now = core.clock();
+    if (row.status === "queued") {
+      const finished = await finishUnsuccessfully(core, taskId, "canceled", null, {
+        from: ["queued"],
+        changes: { cancelRequestedAt: now, cancelReason: reason ?? null },
+      });
+      if (finished) return { task: toEnvelope(finished, envelopeContext(core)), outcome: "final" };
+      continue;
+    }
+    const adapter = core.providers.get(row.providerFamily as never);
+    if (!adapter?.supportsCancel) {
+      throw new ServiceError(
+        "conflict",
+        `Task ${taskId} is already running on ${row.resolvedModel}, which cannot be stopped; keep polling it and do not resubmit.`,
+        {
+          details: {
+            action: "keep_polling",
+            task_id: taskId,
+            status: row.status,
+            recovery: { action: "keep_polling", requires_input_change: false },
+          },
+        },
+      );
+    }
+    const marked = await transitionTask(core.db, taskId, ["running"], {
+      cancelRequestedAt: row.cancelRequestedAt ?? now,
+      cancelReason: row.cancelReason ?? reason ?? null,
+    });
+    if (marked) return { task: toEnvelope(marked, envelopeContext(core)), outcome: "requested" };
+  }
+  throw new ServiceError("conflict", `Task ${taskId} changed state repeatedly during cancel; read it and try again.`, {
+    details: { action: "keep_polling", task_id: taskId },
+  });
+}

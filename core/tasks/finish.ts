@@ -1,0 +1,72 @@
+import { settleHold } from "../credits/ledger.js";
+import { sql } from "drizzle-orm";
+import { artifacts, tasks } from "../db/schema/index.js";
+import type { Core } from "../runtime.js";
+import type { StoredError, StoredUsage } from "./envelope.js";
+import { OPEN_STATUSES, transitionTask, type TaskChanges, type TaskRow } from "./repository.js";
+
+export interface NewArtifact {
+  id: string;
+  kind: string;
+  contentType: string;
+  byteSize: number;
+  sha256: string;
+  storageKey: string;
+  media: Record<string, unknown>;
+}
+
+function zeroUsage(): StoredUsage {
+  return { counters: {}, lines: [], total_micro: "0" };
+}
+
+// Each terminal transition is one transaction: state, output or error, and the credit settlement commit
+// together. The status guard and the ledger's unique settlement index each make a second finish a no-op.
+
+export async function finishSucceeded(
+  core: Core,
+  taskId: string,
+  result: { output: Record<string, unknown>; usage: StoredUsage; artifacts: NewArtifact[] },
+): Promise<TaskRow | null> {
+  return core.db.transaction(async (tx) => {
+    const now = core.clock();
+    const captured = BigInt(result.usage.total_micro);
+    const row = await transitionTask(tx, taskId, OPEN_STATUSES, {
+      status: "succeeded",
+      output: result.output,
+      usage: result.usage,
+      completedAt: now,
+      progress: { percent: 100, stage: "succeeded", message: "done" },
+      refundedMicro: sql`greatest(${tasks.heldMicro} - ${captured}, 0)`,
+    });
+    if (!row) return null;
+    if (result.artifacts.length > 0) {
+      await tx.insert(artifacts).values(result.artifacts.map((a) => ({ ...a, tenantId: row.tenantId, taskId, createdAt: now })));
+    }
+    await settleHold(tx, row.tenantId, taskId, row.heldMicro, row.heldMicro - row.refundedMicro);
+    return row;
+  });
+}
+
+export async function finishUnsuccessfully(
+  core: Core,
+  taskId: string,
+  status: "failed" | "canceled",
+  error: StoredError | null,
+  options: { from?: readonly string[]; changes?: TaskChanges } = {},
+): Promise<TaskRow | null> {
+  return core.db.transaction(async (tx) => {
+    const now = core.clock();
+    const row = await transitionTask(tx, taskId, options.from ?? OPEN_STATUSES, {
+      ...options.changes,
+      status,
+      error,
+      usage: zeroUsage(),
+      completedAt: now,
+      progress: { percent: 100, stage: status, message: error?.message ?? status },
+      refundedMicro: sql`${tasks.heldMicro}`,
+    });
+    if (!row) return null;
+    await settleHold(tx, row.tenantId, taskId, row.heldMicro, 0n);
+    return row;
+  });
+}

@@ -1,0 +1,73 @@
+import { and, desc, eq, inArray, lt, type SQL } from "drizzle-orm";
+import type { Executor } from "../db/client.js";
+import { tasks } from "../db/schema/index.js";
+
+export type TaskRow = typeof tasks.$inferSelect;
+export type NewTaskRow = typeof tasks.$inferInsert;
+// Column values, or SQL expressions evaluated by the UPDATE itself.
+export type TaskChanges = { [K in keyof NewTaskRow]?: NewTaskRow[K] | SQL };
+
+export const TERMINAL_STATUSES = ["succeeded", "failed", "canceled"] as const;
+export type TerminalStatus = (typeof TERMINAL_STATUSES)[number];
+export const OPEN_STATUSES = ["queued", "running"] as const;
+
+export function isTerminal(status: string): status is TerminalStatus {
+  return (TERMINAL_STATUSES as readonly string[]).includes(status);
+}
+
+export async function insertTask(tx: Executor, row: NewTaskRow): Promise<TaskRow> {
+  const rows = await tx.insert(tasks).values(row).returning();
+  return rows[0] as TaskRow;
+}
+
+export async function findTaskForTenant(tx: Executor, tenantId: string, taskId: string): Promise<TaskRow | null> {
+  const rows = await tx
+    .select()
+    .from(tasks)
+    .where(and(eq(tasks.id, taskId), eq(tasks.tenantId, tenantId)))
+    .limit(1);
+  return rows[0] ?? null;
+}
+
+export async function findTask(tx: Executor, taskId: string, options: { forUpdate?: boolean } = {}): Promise<TaskRow | null> {
+  const query = tx.select().from(tasks).where(eq(tasks.id, taskId)).limit(1);
+  const rows = options.forUpdate ? await query.for("update") : await query;
+  return rows[0] ?? null;
+}
+
+export interface TaskListFilter {
+  tenantId: string;
+  beforeId?: string;
+  status?: string;
+  capability?: string;
+  limit: number;
+}
+
+export async function listTasks(tx: Executor, filter: TaskListFilter): Promise<TaskRow[]> {
+  const conditions = [eq(tasks.tenantId, filter.tenantId)];
+  if (filter.beforeId) conditions.push(lt(tasks.id, filter.beforeId));
+  if (filter.status) conditions.push(eq(tasks.status, filter.status));
+  if (filter.capability) conditions.push(eq(tasks.capability, filter.capability));
+  return tx
+    .select()
+    .from(tasks)
+    .where(and(...conditions))
+    .orderBy(desc(tasks.id))
+    .limit(filter.limit);
+}
+
+// Moves a task from one of `from` to a new state; returns the updated row, or null when it was not in `from`
+// any more (another process got there first). Every state change goes through this guard.
+export async function transitionTask(
+  tx: Executor,
+  taskId: string,
+  from: readonly string[],
+  changes: TaskChanges,
+): Promise<TaskRow | null> {
+  const rows = await tx
+    .update(tasks)
+    .set(changes)
+    .where(and(eq(tasks.id, taskId), inArray(tasks.status, [...from])))
+    .returning();
+  return rows[0] ?? null;
+}

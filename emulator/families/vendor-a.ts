@@ -1,0 +1,226 @@
+import { randomBytes } from "node:crypto";
+import { createReadStream } from "node:fs";
+import { setTimeout as delay } from "node:timers/promises";
+import type { FastifyReply, FastifyRequest } from "fastify";
+import { z } from "zod";
+import { AUDIO_CONTENT_TYPES, AUDIO_FORMATS, type AudioFormat } from "../audio-encoding.js";
+import type { FaultKind } from "../faults.js";
+import { synthesizeSpeechToFile } from "../speech-synthesis.js";
+import type { EmulatorContext, VendorFamily } from "../vendor-family.js";
+
+// vendorA speech: a synchronous text-to-speech API. Like the real vendor it answers vendor-side errors with
+// HTTP 200 and a non-zero base_resp.status_code, and hands back the audio as a URL to download.
+
+const FAMILY = "vendorA";
+const MODELS = ["vendorA-speech-2.8-hd", "vendorA-speech-2.8-turbo"] as const;
+const MAX_TEXT_CHARACTERS = 10_000;
+const TASK_STATUS_SUCCEEDED = 2;
+const UNDOCUMENTED_TASK_STATUS = 7;
+const DEFAULT_RETRY_AFTER_SECONDS = 1;
+
+const COMMON_SAMPLE_RATES = [8000, 16000, 22050, 24000, 32000, 44100, 48000];
+const SUPPORTED_SAMPLE_RATES: Record<AudioFormat, readonly number[]> = {
+  mp3: COMMON_SAMPLE_RATES,
+  wav: COMMON_SAMPLE_RATES,
+  flac: COMMON_SAMPLE_RATES,
+  pcm: COMMON_SAMPLE_RATES,
+  // libopus only codes these rates. ffprobe reports 48000 for every Ogg Opus file whatever rate is asked for here.
+  opus: [8000, 16000, 24000, 48000],
+};
+
+const speechRequestSchema = z
+  .object({
+    model: z.enum(MODELS),
+    text: z
+      .string()
+      .max(MAX_TEXT_CHARACTERS)
+      .refine((text) => text.trim().length > 0, "text must not be empty"),
+    voice_setting: z.object({
+      voice_id: z.string().min(1),
+      speed: z.number().min(0.5).max(2),
+      vol: z.number().gt(0).max(10),
+      pitch: z.number().min(-1).max(1),
+      emotion: z.string().optional(),
+    }),
+    audio_setting: z.object({
+      format: z.enum(AUDIO_FORMATS),
+      sample_rate: z.number().int(),
+      channel: z.literal(1),
+    }),
+    language_boost: z.string().nullish(),
+    pronunciation_dict: z.object({ tone: z.array(z.string()) }).optional(),
+  })
+  .superRefine((body, issues) => {
+    const { format, sample_rate: sampleRate } = body.audio_setting;
+    if (!SUPPORTED_SAMPLE_RATES[format].includes(sampleRate)) {
+      issues.addIssue({
+        code: "custom",
+        path: ["audio_setting", "sample_rate"],
+        message: `${format} supports ${SUPPORTED_SAMPLE_RATES[format].join(", ")}, not ${sampleRate}`,
+      });
+    }
+  });
+type SpeechRequestBody = z.infer<typeof speechRequestSchema>;
+
+interface BaseResponse {
+  status_code: number;
+  status_msg: string;
+}
+
+const STATUS = {
+  success: { status_code: 0, status_msg: "success" },
+  internalError: { status_code: 1000, status_msg: "internal error: upstream synthesis engine crashed" },
+  rateLimited: { status_code: 1002, status_msg: "rate limit exceeded" },
+  authenticationFailed: { status_code: 1004, status_msg: "authentication failed" },
+  inputFlagged: { status_code: 1026, status_msg: "input new_sensitive: content flagged by safety review" },
+  outputBlocked: { status_code: 1027, status_msg: "output new_sensitive: generated audio blocked" },
+} satisfies Record<string, BaseResponse>;
+
+function invalidParams(detail: string): BaseResponse {
+  return { status_code: 2013, status_msg: `invalid params, ${detail}` };
+}
+
+export const vendorAFamily: VendorFamily = {
+  name: FAMILY,
+  registerRoutes(app, context) {
+    // The body is parsed here rather than by Fastify so that an unparseable one gets the vendor's own answer.
+    app.removeAllContentTypeParsers();
+    app.addContentTypeParser("*", { parseAs: "string" }, (_request, body, done) => done(null, body));
+    app.setErrorHandler((error, _request, reply) =>
+      reply.code(500).send({ base_resp: { status_code: 1000, status_msg: `internal error: ${errorMessage(error)}` } }),
+    );
+
+    app.post("/v1/t2a_v2", (request, reply) => submitSpeech(request, reply, context));
+    app.get<{ Params: { file_id: string } }>("/v1/files/:file_id", (request, reply) =>
+      downloadFile(request.params.file_id, reply, context),
+    );
+  },
+};
+
+async function submitSpeech(request: FastifyRequest, reply: FastifyReply, context: EmulatorContext) {
+  const body = parseJson(request.body);
+  const model = isRecord(body) && typeof body.model === "string" ? body.model : null;
+  context.requests.record({
+    family: FAMILY,
+    method: request.method,
+    path: request.url.split("?")[0] ?? request.url,
+    model,
+    at: new Date().toISOString(),
+  });
+  if (context.latencyMs > 0) await delay(context.latencyMs);
+
+  if (!hasBearerKey(request.headers.authorization)) {
+    return reply.code(401).send({ base_resp: STATUS.authenticationFailed });
+  }
+  if (body === undefined) return reply.send({ base_resp: invalidParams("body is not valid JSON") });
+  const parsed = speechRequestSchema.safeParse(body);
+  if (!parsed.success) return reply.send({ base_resp: invalidParams(describeIssue(parsed.error)) });
+
+  const fault = context.faults.take(FAMILY, model);
+  if (fault?.kind === "hang") {
+    // Fastify is started with forceCloseConnections, so closing the emulator ends this socket.
+    reply.hijack();
+    return reply;
+  }
+  if (fault !== undefined && fault.kind !== "bad_download") return sendFault(fault.kind, fault.retryAfterSeconds, reply);
+
+  const speech = parsed.data;
+  const format = speech.audio_setting.format;
+  const { file, written: synthesized } = await context.files.save(
+    (path) =>
+      synthesizeSpeechToFile(
+        {
+          text: applyPronunciations(speech.text, speech.pronunciation_dict?.tone ?? []),
+          language: speech.language_boost ?? null,
+          speed: speech.voice_setting.speed,
+          pitch: speech.voice_setting.pitch,
+          volume: speech.voice_setting.vol,
+          format,
+          sampleRate: speech.audio_setting.sample_rate,
+        },
+        path,
+      ),
+    { contentType: AUDIO_CONTENT_TYPES[format], failsDownload: fault?.kind === "bad_download" },
+  );
+  return reply.send({
+    base_resp: STATUS.success,
+    data: { audio_url: `${request.protocol}://${request.host}/${FAMILY}/v1/files/${file.fileId}`, status: TASK_STATUS_SUCCEEDED },
+    extra_info: {
+      audio_length: synthesized.durationMs,
+      audio_sample_rate: speech.audio_setting.sample_rate,
+      audio_size: file.sizeBytes,
+      audio_format: format,
+      usage_characters: [...speech.text].length,
+    },
+    trace_id: traceId(),
+  });
+}
+
+function sendFault(kind: Exclude<FaultKind, "hang" | "bad_download">, retryAfterSeconds: number | undefined, reply: FastifyReply) {
+  switch (kind) {
+    case "http_500":
+      return reply.code(500).send({ base_resp: STATUS.internalError });
+    case "http_429":
+      return reply
+        .code(429)
+        .header("retry-after", String(retryAfterSeconds ?? DEFAULT_RETRY_AFTER_SECONDS))
+        .send({ base_resp: STATUS.rateLimited });
+    case "safety":
+      return reply.send({ base_resp: STATUS.inputFlagged, trace_id: traceId() });
+    case "content_filtered":
+      return reply.send({ base_resp: STATUS.outputBlocked, trace_id: traceId() });
+    case "unknown_status":
+      return reply.send({ base_resp: STATUS.success, data: { status: UNDOCUMENTED_TASK_STATUS }, trace_id: traceId() });
+    case "malformed":
+      return reply.type("application/json").send("not json{");
+  }
+}
+
+async function downloadFile(fileId: string, reply: FastifyReply, context: EmulatorContext) {
+  const file = context.files.get(fileId);
+  if (file === undefined) return reply.code(404).send({ base_resp: { status_code: 2013, status_msg: "file not found" } });
+  if (file.failsDownload) {
+    return reply.code(500).send({ base_resp: { status_code: 1000, status_msg: "internal error: file storage unavailable" } });
+  }
+  return reply.type(file.contentType).header("content-length", file.sizeBytes).send(createReadStream(file.path));
+}
+
+// Entries are "text/replacement", as the vendor documents them; the replacement is what gets spoken.
+function applyPronunciations(text: string, tones: readonly string[]): string {
+  return tones.reduce((spoken, tone) => {
+    const separator = tone.indexOf("/");
+    if (separator <= 0) return spoken;
+    return spoken.replaceAll(tone.slice(0, separator), tone.slice(separator + 1));
+  }, text);
+}
+
+function hasBearerKey(authorization: string | undefined): boolean {
+  return /^Bearer\s+\S+/i.test(authorization ?? "");
+}
+
+function parseJson(body: unknown): unknown {
+  if (typeof body !== "string") return undefined;
+  try {
+    return JSON.parse(body) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function describeIssue(error: z.ZodError<SpeechRequestBody>): string {
+  const issue = error.issues[0];
+  if (issue === undefined) return "request body is invalid";
+  return `${issue.path.join(".") || "body"}: ${issue.message}`;
+}
+
+function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function traceId(): string {
+  return randomBytes(16).toString("hex");
+}

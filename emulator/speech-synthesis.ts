@@ -1,0 +1,35 @@
+import { durationMsOf, encodePcmToFile, type AudioFormat } from "./audio-encoding.js";
+import { FALLBACK_LANGUAGE, speakWithEspeak } from "./espeak.js";
+
+export interface SpeechRequest {
+  text: string;
+  // A BCP-47 language tag or primary subtag; null or one espeak-ng does not know means English.
+  language: string | null;
+  // Multiple of the normal speaking rate.
+  speed: number;
+  // -1 (lowest) to 1 (highest); 0 is the voice's natural pitch.
+  pitch: number;
+  // Linear gain; 1 is the voice's natural level.
+  volume: number;
+  format: AudioFormat;
+  sampleRate: number;
+}
+
+export interface SynthesizedSpeech {
+  durationMs: number;
+}
+
+// espeak-ng's own default rate, taken as speed 1.
+const NORMAL_WORDS_PER_MINUTE = 175;
+const MIDDLE_PITCH = 50;
+const PITCH_RANGE = 49;
+
+export async function synthesizeSpeechToFile(request: SpeechRequest, outputPath: string): Promise<SynthesizedSpeech> {
+  const pcm = await speakWithEspeak(request.text, {
+    language: request.language?.trim() || FALLBACK_LANGUAGE,
+    wordsPerMinute: NORMAL_WORDS_PER_MINUTE * request.speed,
+    pitch: MIDDLE_PITCH + PITCH_RANGE * request.pitch,
+  });
+  await encodePcmToFile(pcm, { format: request.format, sampleRate: request.sampleRate, gain: request.volume }, outputPath);
+  return { durationMs: durationMsOf(pcm) };
+}

@@ -1,0 +1,22 @@
+import type { FastifyRequest, preHandlerAsyncHookHandler } from "fastify";
+import { authenticate, requireArea, type Area, type Core, type Principal } from "../../core/index.js";
+
+declare module "fastify" {
+  interface FastifyRequest {
+    principal?: Principal;
+  }
+}
+
+// Every route but the signed artifact download names its area; this hook authenticates and checks it.
+export function requireAuth(core: Core, area: Area): preHandlerAsyncHookHandler {
+  return async (request) => {
+    const principal = await authenticate(core.db, core.config.region, request.headers.authorization);
+    requireArea(principal, area);
+    request.principal = principal;
+  };
+}
+
+export function principalOf(request: FastifyRequest): Principal {
+  if (!request.principal) throw new Error("route is missing its auth hook");
+  return request.principal;
+}

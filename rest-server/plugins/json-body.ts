@@ -1,0 +1,16 @@
+import type { FastifyInstance } from "fastify";
+import { failure, invalidRequest } from "../../core/index.js";
+
+// JSON bodies, where an empty body means "no body" (cancel's body is optional) and malformed JSON is 422.
+export function registerJsonBody(app: FastifyInstance): void {
+  app.removeContentTypeParser("application/json");
+  app.addContentTypeParser("application/json", { parseAs: "string" }, (_request, body, done) => {
+    const text = (body as string).trim();
+    if (text === "") return done(null, undefined);
+    try {
+      done(null, JSON.parse(text));
+    } catch (error) {
+      done(invalidRequest([failure([], `malformed JSON: ${(error as Error).message}`)], "The body is not valid JSON."), undefined);
+    }
+  });
+}

@@ -1,0 +1,20 @@
+import type { FastifyInstance } from "fastify";
+import { CAPABILITIES, createTask, type Core } from "../../core/index.js";
+import { principalOf, requireAuth } from "../plugins/auth.js";
+
+// One loop over the capability table: every task-creating endpoint is the same handler.
+export function registerCapabilityRoutes(app: FastifyInstance, core: Core): void {
+  for (const capability of CAPABILITIES) {
+    app.post(capability.path, { preHandler: requireAuth(core, capability.area) }, async (request, reply) => {
+      const key = request.headers["idempotency-key"];
+      const result = await createTask(core, capability.id, request.body, {
+        tenantId: principalOf(request).tenantId,
+        idempotencyKey: typeof key === "string" ? key : undefined,
+        requestId: request.id,
+        surface: "rest",
+      });
+      if (result.replayed) reply.header("Idempotent-Replayed", "true");
+      return reply.status(202).send(result.task);
+    });
+  }
+}

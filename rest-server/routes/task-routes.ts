@@ -1,0 +1,31 @@
+import type { FastifyInstance } from "fastify";
+import { z } from "zod";
+import { cancelTask, getTask, invalidRequest, failure, listTaskAssets, listTasksPage, type Core } from "../../core/index.js";
+import { principalOf, requireAuth } from "../plugins/auth.js";
+
+const cancelBody = z.object({ reason: z.string().max(1000).optional() }).strict().optional();
+
+export function registerTaskRoutes(app: FastifyInstance, core: Core): void {
+  const auth = requireAuth(core, "tasks");
+
+  app.get("/v1/tasks", { preHandler: auth }, async (request) =>
+    listTasksPage(core, principalOf(request).tenantId, request.query as Record<string, unknown>),
+  );
+
+  app.get<{ Params: { task_id: string } }>("/v1/tasks/:task_id", { preHandler: auth }, async (request) =>
+    getTask(core, principalOf(request).tenantId, request.params.task_id),
+  );
+
+  app.get<{ Params: { task_id: string } }>("/v1/tasks/:task_id/assets", { preHandler: auth }, async (request) =>
+    listTaskAssets(core, principalOf(request).tenantId, request.params.task_id),
+  );
+
+  app.post<{ Params: { task_id: string } }>("/v1/tasks/:task_id/cancel", { preHandler: auth }, async (request, reply) => {
+    const body = cancelBody.safeParse(request.body);
+    if (!body.success) {
+      throw invalidRequest(body.error.issues.map((i) => failure(i.path as (string | number)[], i.message)));
+    }
+    const result = await cancelTask(core, principalOf(request).tenantId, request.params.task_id, body.data?.reason);
+    return reply.status(result.outcome === "requested" ? 202 : 200).send(result.task);
+  });
+}

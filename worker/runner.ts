@@ -1,0 +1,27 @@
+import { run, type Runner, type TaskList } from "graphile-worker";
+import { executeTask, sweepOverdueTasks, type Core } from "../core/index.js";
+
+// The worker: graphile-worker jobs that call into core. No state lives here; any number of these processes
+// can run against one database.
+export function taskList(core: Core): TaskList {
+  return {
+    execute_task: async (payload, helpers) => {
+      const { task_id } = payload as { task_id: string };
+      await executeTask(core, task_id, helpers.abortSignal);
+    },
+    sweep: async () => {
+      await sweepOverdueTasks(core);
+    },
+  };
+}
+
+export async function startWorker(core: Core, options: { concurrency?: number; handleSignals?: boolean } = {}): Promise<Runner> {
+  return run({
+    connectionString: core.config.databaseUrl,
+    concurrency: options.concurrency ?? core.config.workerConcurrency,
+    noHandleSignals: !options.handleSignals,
+    pollInterval: 1000,
+    taskList: taskList(core),
+    crontab: "* * * * * sweep ?max=1",
+  });
+}
