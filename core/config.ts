@@ -22,6 +22,7 @@ const envSchema = z.object({
   ARTIFACT_URL_SECRET: z.string().min(32, "must be at least 32 characters"),
   ARTIFACT_URL_TTL_SECONDS: z.coerce.number().int().positive().default(86_400),
   WORKER_CONCURRENCY: z.coerce.number().int().positive().default(16),
+  PROVIDER_RETRY_BASE_MS: z.coerce.number().int().positive().default(1000),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
 
@@ -48,6 +49,7 @@ export interface Config {
   artifactUrlSecret: string;
   artifactUrlTtlSeconds: number;
   workerConcurrency: number;
+  providerRetryBaseMs: number;
   logLevel: string;
   providers: Partial<Record<VendorFamily, ProviderEndpoint>>;
 }
@@ -80,6 +82,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     artifactUrlSecret: values.ARTIFACT_URL_SECRET,
     artifactUrlTtlSeconds: values.ARTIFACT_URL_TTL_SECONDS,
     workerConcurrency: values.WORKER_CONCURRENCY,
+    providerRetryBaseMs: values.PROVIDER_RETRY_BASE_MS,
     logLevel: values.LOG_LEVEL,
     providers,
   };

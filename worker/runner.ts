@@ -1,4 +1,4 @@
-import { run, type Runner, type TaskList } from "graphile-worker";
+import { run, type Logger, type Runner, type TaskList } from "graphile-worker";
 import { executeTask, sweepOverdueTasks, type Core } from "../core/index.js";
 
 // The worker: graphile-worker jobs that call into core. No state lives here; any number of these processes
@@ -15,7 +15,10 @@ export function taskList(core: Core): TaskList {
   };
 }
 
-export async function startWorker(core: Core, options: { concurrency?: number; handleSignals?: boolean } = {}): Promise<Runner> {
+export async function startWorker(
+  core: Core,
+  options: { concurrency?: number; handleSignals?: boolean; logger?: Logger } = {},
+): Promise<Runner> {
   return run({
     connectionString: core.config.databaseUrl,
     concurrency: options.concurrency ?? core.config.workerConcurrency,
@@ -23,5 +26,6 @@ export async function startWorker(core: Core, options: { concurrency?: number; h
     pollInterval: 1000,
     taskList: taskList(core),
     crontab: "* * * * * sweep ?max=1",
+    ...(options.logger ? { logger: options.logger } : {}),
   });
 }

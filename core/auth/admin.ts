@@ -80,7 +80,7 @@ export async function listTenants(db: Db) {
       name: tenants.name,
       status: tenants.status,
       createdAt: tenants.createdAt,
-      keys: sql<number>`(select count(*)::int from api_keys k where k.tenant_id = ${tenants.id} and k.status = 'active')`,
+      keys: sql<number>`(select count(*)::int from api_keys k where k.tenant_id = tenants.id and k.status = 'active')`,
     })
     .from(tenants)
     .orderBy(tenants.createdAt);

@@ -18,8 +18,9 @@ const CONTENT_TYPES: Record<string, string> = {
 
 const MAX_TRANSIENT_ATTEMPTS = 6;
 
-function backoffMs(attempt: number, hint: number | undefined): number {
-  return hint ?? Math.min(60_000, 1000 * 2 ** Math.max(0, attempt - 1));
+// Exponential backoff from the configured base, unless the vendor said when to come back (429 Retry-After).
+function backoffMs(baseMs: number, attempt: number, hint: number | undefined): number {
+  return hint ?? Math.min(60_000, baseMs * 2 ** Math.max(0, attempt - 1));
 }
 
 async function storeOutput(core: Core, task: TaskRow, output: ProviderOutput, signal: AbortSignal): Promise<NewArtifact> {
@@ -117,7 +118,7 @@ export async function executeTask(core: Core, taskId: string, signal: AbortSigna
     await finishSucceeded(core, taskId, { output: outputOf(running, stored), usage: measuredUsage(running, stored), artifacts: stored });
   } catch (error) {
     if (!(error instanceof ProviderFailure)) throw error;
-    const retryAt = new Date(core.clock().getTime() + backoffMs(running.attempts, error.retryAfterMs));
+    const retryAt = new Date(core.clock().getTime() + backoffMs(core.config.providerRetryBaseMs, running.attempts, error.retryAfterMs));
     if (error.transient && running.attempts < MAX_TRANSIENT_ATTEMPTS && retryAt < running.deadlineAt) {
       await core.db.transaction(async (tx) => {
         await transitionTask(tx, taskId, ["running"], {

@@ -54,7 +54,7 @@ export async function synthesizeSpeech(
   try {
     answer = JSON.parse(response.text) as T2aAnswer;
   } catch {
-    if (response.status >= 500) throw new ProviderFailure("model_request_failed", `vendor answered HTTP ${response.status}`, true);
+    // A garbled answer is treated like a 5xx: the vendor may answer properly next time.
     throw new ProviderFailure("model_request_failed", `vendor answered HTTP ${response.status} with a body that is not JSON`, true);
   }
   const vendorCode = answer.base_resp?.status_code;
