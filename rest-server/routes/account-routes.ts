@@ -3,11 +3,11 @@ import { creditBalanceView, listVoices, openSignedArtifact, type Core } from "..
 import { principalOf, requireAuth } from "../plugins/auth.js";
 
 export function registerAccountRoutes(app: FastifyInstance, core: Core): void {
-  app.get("/v1/credits", { preHandler: requireAuth(core, "credits") }, async (request) =>
+  app.get("/v1/credits", { onRequest: requireAuth(core, "credits") }, async (request) =>
     creditBalanceView(core, principalOf(request).tenantId),
   );
 
-  app.get("/v1/voices", { preHandler: requireAuth(core, "voices") }, async () => listVoices());
+  app.get("/v1/voices", { onRequest: requireAuth(core, "voices") }, async () => listVoices());
 
   // The signed download URL of an artifact (the "CDN address" of SPEC.md): the signature is the credential.
   app.get<{ Params: { artifact_id: string }; Querystring: { expires?: string; signature?: string } }>(

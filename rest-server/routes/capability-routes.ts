@@ -5,7 +5,7 @@ import { principalOf, requireAuth } from "../plugins/auth.js";
 // One loop over the capability table: every task-creating endpoint is the same handler.
 export function registerCapabilityRoutes(app: FastifyInstance, core: Core): void {
   for (const capability of CAPABILITIES) {
-    app.post(capability.path, { preHandler: requireAuth(core, capability.area) }, async (request, reply) => {
+    app.post(capability.path, { onRequest: requireAuth(core, capability.area) }, async (request, reply) => {
       const key = request.headers["idempotency-key"];
       const result = await createTask(core, capability.id, request.body, {
         tenantId: principalOf(request).tenantId,

@@ -8,19 +8,19 @@ const cancelBody = z.object({ reason: z.string().max(1000).optional() }).strict(
 export function registerTaskRoutes(app: FastifyInstance, core: Core): void {
   const auth = requireAuth(core, "tasks");
 
-  app.get("/v1/tasks", { preHandler: auth }, async (request) =>
+  app.get("/v1/tasks", { onRequest: auth }, async (request) =>
     listTasksPage(core, principalOf(request).tenantId, request.query as Record<string, unknown>),
   );
 
-  app.get<{ Params: { task_id: string } }>("/v1/tasks/:task_id", { preHandler: auth }, async (request) =>
+  app.get<{ Params: { task_id: string } }>("/v1/tasks/:task_id", { onRequest: auth }, async (request) =>
     getTask(core, principalOf(request).tenantId, request.params.task_id),
   );
 
-  app.get<{ Params: { task_id: string } }>("/v1/tasks/:task_id/assets", { preHandler: auth }, async (request) =>
+  app.get<{ Params: { task_id: string } }>("/v1/tasks/:task_id/assets", { onRequest: auth }, async (request) =>
     listTaskAssets(core, principalOf(request).tenantId, request.params.task_id),
   );
 
-  app.post<{ Params: { task_id: string } }>("/v1/tasks/:task_id/cancel", { preHandler: auth }, async (request, reply) => {
+  app.post<{ Params: { task_id: string } }>("/v1/tasks/:task_id/cancel", { onRequest: auth }, async (request, reply) => {
     const body = cancelBody.safeParse(request.body);
     if (!body.success) {
       throw invalidRequest(body.error.issues.map((i) => failure(i.path as (string | number)[], i.message)));

@@ -40,8 +40,10 @@ function holdsFor(taskId: string) {
 function jobsFor(taskId: string) {
   return countRows(
     h,
-    sql`select count(*)::int as n from graphile_worker.jobs
-         where task_identifier = 'execute_task' and payload->>'task_id' = ${taskId}`,
+    // graphile-worker 0.17's public `jobs` view has no payload column; the payload lives in _private_jobs.
+    sql`select count(*)::int as n from graphile_worker._private_jobs j
+          join graphile_worker._private_tasks t on t.id = j.task_id
+         where t.identifier = 'execute_task' and j.payload->>'task_id' = ${taskId}`,
   );
 }
 

@@ -1,0 +1,118 @@
+import { execFile } from "node:child_process";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startHarness, type ApiResponse, type Harness } from "../support/harness.js";
+
+// The operator CLI `bin/svc.js` as a real child process against the harness' database; its effects are
+// observed through the harness' REST server.
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(async () => h?.close());
+
+interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function svc(...args: string[]): Promise<CliResult> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [path.join(repoRoot, "bin/svc.js"), ...args],
+      {
+        cwd: repoRoot,
+        timeout: 20_000,
+        env: {
+          ...process.env,
+          DATABASE_URL: h.databaseUrl,
+          // Keeps the CLI from generating a secret file in .data/.
+          ARTIFACT_URL_SECRET: "cli-test-secret-cli-test-secret-0123456789",
+          LOG_LEVEL: "silent",
+        },
+      },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === "number" ? error.code : null) : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
+  });
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function json(result: CliResult): any {
+  expect(result.code, `exit code; stderr: ${result.stderr}`).toBe(0);
+  return JSON.parse(result.stdout);
+}
+
+function expectError(response: ApiResponse, status: number, code: string): void {
+  expect(response.status, JSON.stringify(response.body)).toBe(status);
+  expect(response.body.error.code).toBe(code);
+}
+
+describe("svc admin CLI", () => {
+  it("creates a tenant and keys, grants credits, revokes a key and disables the tenant", async () => {
+    const tenant = json(await svc("tenant", "create", "--name", "acme", "--credits", "12.5", "--json"));
+    expect(tenant.tenant_id).toMatch(/\S/);
+    expect(tenant.name).toBe("acme");
+    const tenantId: string = tenant.tenant_id;
+
+    const [limitedRun, fullRun] = await Promise.all([
+      svc("key", "create", tenantId, "--areas", "tasks,speech", "--json"),
+      svc("key", "create", tenantId, "--json"),
+    ]);
+    const limited = json(limitedRun);
+    const full = json(fullRun);
+    expect(limited.api_key).toMatch(/^sk_us_[0-9A-Za-z]{32}$/);
+    expect(full.api_key).toMatch(/^sk_us_[0-9A-Za-z]{32}$/);
+    expect(limited.api_key).not.toBe(full.api_key);
+    expect(limited.tenant_id).toBe(tenantId);
+    expect(limited.areas).toEqual(["tasks", "speech"]);
+
+    const list = await h.request("GET", "/v1/tasks", { apiKey: limited.api_key });
+    expect(list.status).toBe(200);
+    expect(list.body.data).toEqual([]);
+    expectError(await h.request("GET", "/v1/credits", { apiKey: limited.api_key }), 403, "forbidden");
+
+    const before = await h.request("GET", "/v1/credits", { apiKey: full.api_key });
+    expect(before.status).toBe(200);
+    expect(before.body.available_credits).toBe("12.500000");
+
+    const grant = json(await svc("credits", "grant", tenantId, "2.5", "--json"));
+    expect(grant.tenant_id).toBe(tenantId);
+    const after = await h.request("GET", "/v1/credits", { apiKey: full.api_key });
+    expect(after.status).toBe(200);
+    expect(after.body.available_credits).toBe("15.000000");
+
+    const revoked = json(await svc("key", "revoke", limited.key_id, "--json"));
+    expect(revoked).toMatchObject({ key_id: limited.key_id, status: "revoked" });
+    expectError(await h.request("GET", "/v1/tasks", { apiKey: limited.api_key }), 401, "invalid_api_key");
+    // The other key of the tenant is untouched.
+    expect((await h.request("GET", "/v1/tasks", { apiKey: full.api_key })).status).toBe(200);
+
+    const disabled = json(await svc("tenant", "disable", tenantId, "--json"));
+    expect(disabled).toMatchObject({ tenant_id: tenantId, status: "disabled" });
+    expectError(await h.request("GET", "/v1/credits", { apiKey: full.api_key }), 403, "tenant_disabled");
+    // The harness' own tenant is not affected.
+    expect((await h.request("GET", "/v1/credits")).status).toBe(200);
+  }, 60_000);
+
+  it("exits non-zero on an unknown command and on an operation that fails", async () => {
+    const [unknown, missingKey] = await Promise.all([
+      svc("tenant", "explode", "--json"),
+      svc("key", "revoke", "key_does_not_exist", "--json"),
+    ]);
+    expect(unknown.code).not.toBe(0);
+    expect(unknown.code).not.toBeNull();
+    expect(unknown.stderr).toMatch(/unknown command/);
+    expect(missingKey.code).not.toBe(0);
+    expect(missingKey.code).not.toBeNull();
+    expect(JSON.parse(missingKey.stdout).error).toMatch(/key_does_not_exist/);
+  }, 30_000);
+});
