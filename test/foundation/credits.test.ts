@@ -36,6 +36,15 @@ afterAll(async () => h?.close());
 async function clearFaults() {
   const response = await fetch(`${h.emulatorUrl}/_emulator/faults`, { method: "DELETE" });
   expect(response.status).toBe(200);
+  const log = await fetch(`${h.emulatorUrl}/_emulator/requests`, { method: "DELETE" });
+  expect(log.status).toBe(200);
+}
+
+// Submit calls the emulator received since the last clearFaults().
+async function vendorSubmits(): Promise<number> {
+  const response = await fetch(`${h.emulatorUrl}/_emulator/requests`);
+  const received = (await response.json()) as { family: string; path: string }[];
+  return received.filter((r) => r.family === "vendorA" && r.path.endsWith("/t2a_v2")).length;
 }
 
 async function fault(kind: string, extra: Record<string, unknown> = {}) {
@@ -53,6 +62,9 @@ async function newTenant(credits: string) {
     h.request("POST", "/v1/audio/speech", { body: { voice: "en_female_aria", ...body }, idempotencyKey, apiKey: tenant.apiKey });
   return { ...tenant, speech };
 }
+
+const waitFor = (apiKey: string, taskId: string) =>
+  waitForTask(h, taskId, ["succeeded", "failed", "canceled"], { apiKey, timeoutMs: 15_000 });
 
 function expectInvariant(b: { available: bigint; held: bigint; spent: bigint; granted: bigint }) {
   expect(b.available).toBeGreaterThanOrEqual(0n);
@@ -85,7 +97,7 @@ describe("holds at creation", () => {
     const b = await balance(h, t.tenantId);
     expect(b.available).toBe(0n);
     expectInvariant(b);
-    await waitForTask(h, response.body.task_id, ["succeeded", "failed"]);
+    await waitFor(t.apiKey, response.body.task_id);
   });
 });
 
@@ -103,7 +115,7 @@ describe("weighted-character billing", () => {
     expect(start.available - held.available).toBe(1400n);
     expectInvariant(held);
 
-    const done = await waitForTask(h, created.body.task_id, ["succeeded", "failed"]);
+    const done = await waitFor(t.apiKey, created.body.task_id);
     expect(done.status).toBe("succeeded");
     expect(done.usage.lines).toHaveLength(1);
     expect(done.usage.lines[0]).toMatchObject({ quantity: "14", billed_amount_credits: "0.001400" });
@@ -133,7 +145,7 @@ describe("weighted-character billing", () => {
     expect(created.status).toBe(202);
     expect(created.body.resolved_model).toBe(TURBO);
     expect(created.body.billing.charged_credits).toBe("0.000840");
-    const done = await waitForTask(h, created.body.task_id, ["succeeded", "failed"]);
+    const done = await waitFor(t.apiKey, created.body.task_id);
     expect(done.status).toBe("succeeded");
     expect(done.usage.lines[0].quantity).toBe("14");
     expect(done.usage.credits).toBe("0.000840");
@@ -153,7 +165,7 @@ describe("weighted-character billing", () => {
     const han = await t.speech({ input: "汉字字", model: TURBO });
     expect(han.body.billing.charged_credits).toBe("0.000360");
     for (const r of [turbo, one, han]) {
-      const done = await waitForTask(h, r.body.task_id, ["succeeded", "failed"]);
+      const done = await waitFor(t.apiKey, r.body.task_id);
       expect(done.usage.credits).toBe(r.body.billing.charged_credits);
     }
     const end = await balance(h, t.tenantId);
@@ -169,12 +181,13 @@ describe("refunds on failure", () => {
     await fault("safety");
     const created = await t.speech({ input: HAN_TEXT });
     expect(created.status).toBe(202);
-    const done = await waitForTask(h, created.body.task_id, ["succeeded", "failed"]);
+    const done = await waitFor(t.apiKey, created.body.task_id);
     expect(done.status).toBe("failed");
     expect(done.error.code).toBe("safety_rejected");
     expect(done.error.retryable).toBe(false);
     // The provider's wording survives in the message.
     expect(done.error.message).toContain("content flagged by safety review");
+    expect(await vendorSubmits()).toBe(1);
     expect(done.billing.charged_credits).toBe("0.001400");
     expect(done.billing.refunded_credits).toBe(done.billing.charged_credits);
     expect(done.billing.net_charged_credits).toBe("0.000000");
@@ -195,10 +208,12 @@ describe("refunds on failure", () => {
     await fault("http_500", { times: 10 });
     const created = await t.speech({ input: HAN_TEXT });
     expect(created.status).toBe(202);
-    const done = await waitForTask(h, created.body.task_id, ["succeeded", "failed"]);
+    const done = await waitFor(t.apiKey, created.body.task_id);
     expect(done.status).toBe("failed");
     expect(done.error.code).toBe("model_request_failed");
     expect(done.error.retryable).toBe(true);
+    // Retried up to six attempts in all, then given up.
+    expect(await vendorSubmits()).toBe(6);
     expect(done.billing.refunded_credits).toBe(done.billing.charged_credits);
     expect(done.billing.net_charged_credits).toBe("0.000000");
     expect(taskEntries(await ledgerEntries(h, t.tenantId), created.body.task_id)).toEqual([
@@ -212,8 +227,9 @@ describe("refunds on failure", () => {
     const t = await newTenant("1");
     await fault("http_500", { times: 1 });
     const created = await t.speech({ input: HAN_TEXT });
-    const done = await waitForTask(h, created.body.task_id, ["succeeded", "failed"]);
+    const done = await waitFor(t.apiKey, created.body.task_id);
     expect(done.status).toBe("succeeded");
+    expect(await vendorSubmits()).toBe(2);
     expect(done.usage.credits).toBe("0.001400");
     expect(done.billing.charged_credits).toBe("0.001400");
     expect(done.billing.refunded_credits).toBe("0.000000");
@@ -252,7 +268,7 @@ describe("concurrency", () => {
     ).toBe(3);
 
     for (const r of accepted) {
-      const done = await waitForTask(h, r.body.task_id, ["succeeded", "failed"]);
+      const done = await waitFor(t.apiKey, r.body.task_id);
       expect(done.status).toBe("succeeded");
     }
     const end = await balance(h, t.tenantId);

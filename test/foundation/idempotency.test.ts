@@ -127,6 +127,34 @@ describe("replay and conflict", () => {
     expect(again.body.task_id).toBe(first.body.task_id);
   });
 
+  it("replays without charging again even when the balance could no longer pay", async () => {
+    const tenant = await h.newTenant("0.001000");
+    // 10 weighted characters on hd: 1,000 micro-credits, the whole balance.
+    const body = { voice: "en_female_aria", input: "0123456789" };
+    const first = await speech("replay-broke", body, tenant.apiKey);
+    expect(first.status).toBe(202);
+    expect(first.body.billing.charged_credits).toBe("0.001000");
+    expect((await balance(h, tenant.tenantId)).available).toBe(0n);
+
+    const replay = await speech("replay-broke", body, tenant.apiKey);
+    expect(replay.status).toBe(202);
+    expect(replay.body.task_id).toBe(first.body.task_id);
+    expect(replay.headers.get("idempotent-replayed")).toBe("true");
+    expect((await ledgerEntries(h, tenant.tenantId)).map((e) => e.kind)).toEqual(["grant", "hold"]);
+  });
+
+  it("lets exactly one of many concurrent different bodies under one key through", async () => {
+    const key = "race-different-bodies";
+    const responses = await Promise.all(Array.from({ length: 10 }, (_, i) => speech(key, speechBody(`variant ${i}`))));
+    const accepted = responses.filter((r) => r.status === 202);
+    expect(accepted).toHaveLength(1);
+    for (const r of responses.filter((r) => r.status !== 202)) {
+      expect(r.status).toBe(409);
+      expect(["idempotency_conflict", "request_in_progress"]).toContain(r.body.error.code);
+    }
+    expect(await tasksWithKey(key)).toBe(1);
+  });
+
   it("scopes keys to the tenant: another tenant with the same key gets its own task", async () => {
     const other = await h.newTenant("10");
     const body = speechBody();
@@ -147,6 +175,43 @@ describe("replay and conflict", () => {
     const third = await h.newTenant("10");
     const fresh = await speech("shared-key", speechBody("something else entirely"), third.apiKey);
     expect(fresh.status).toBe(202);
+  });
+});
+
+describe("the 24-hour window", () => {
+  it("remembers a key for exactly 24 hours", async () => {
+    const response = await speech("window-1", speechBody());
+    expect(response.status).toBe(202);
+    const rows = await h.core.db.execute<{ seconds: number; task_id: string }>(sql`
+      select extract(epoch from expires_at - created_at)::int as seconds, task_id
+        from idempotency_keys where tenant_id = ${h.tenantId} and key = 'window-1'`);
+    expect(rows[0]).toEqual({ seconds: 24 * 60 * 60, task_id: response.body.task_id });
+  });
+
+  it("treats a key past its window as new: same or different body makes a new task", async () => {
+    const body = speechBody();
+    const first = await speech("window-2", body);
+    expect(first.status).toBe(202);
+    await h.core.db.execute(sql`
+      update idempotency_keys set expires_at = now() - interval '1 second'
+       where tenant_id = ${h.tenantId} and key = 'window-2'`);
+
+    const again = await speech("window-2", body);
+    expect(again.status).toBe(202);
+    expect(again.body.task_id).not.toBe(first.body.task_id);
+    expect(again.headers.get("idempotent-replayed")).toBeNull();
+    expect(await holdsFor(again.body.task_id)).toBe(1);
+    // The key now belongs to the new task for its own 24 hours.
+    const replay = await speech("window-2", body);
+    expect(replay.body.task_id).toBe(again.body.task_id);
+    expect(replay.headers.get("idempotent-replayed")).toBe("true");
+
+    await h.core.db.execute(sql`
+      update idempotency_keys set expires_at = now() - interval '1 second'
+       where tenant_id = ${h.tenantId} and key = 'window-2'`);
+    const changed = await speech("window-2", speechBody("new work after the window"));
+    expect(changed.status).toBe(202);
+    expect(await tasksWithKey("window-2")).toBe(3);
   });
 });
 
@@ -206,6 +271,7 @@ describe("a key still being admitted", () => {
       expect(r.status).toBe(409);
       expect(r.body.error.code).toBe("request_in_progress");
       expect(r.body.error.retryable).toBe(true);
+      expect(r.headers.get("retry-after")).toMatch(/^\d+$/);
     }
     const taskId = [...ids][0]!;
     // Exactly one of the 202s is the original admission; the rest are replays.

@@ -1,12 +1,14 @@
 import postgres from "postgres";
 import { migrateDatabase } from "../../core/db/migrate.js";
-import { adminUrl, TEMPLATE_DB } from "./databases.js";
+import { randomBytes } from "node:crypto";
+import { adminUrl } from "./databases.js";
 
 // Once per `vitest run`: a migrated template database that each test file clones (CREATE DATABASE … TEMPLATE),
 // so every file gets a fresh, real, fully migrated Postgres database in a few milliseconds.
 export default async function setup(): Promise<() => Promise<void>> {
+  const TEMPLATE_DB = `svc_test_template_${randomBytes(4).toString("hex")}`;
+  process.env.SVC_TEST_TEMPLATE_DB = TEMPLATE_DB;
   const admin = postgres(adminUrl("postgres"), { max: 1, onnotice: () => {} });
-  await admin.unsafe(`drop database if exists ${TEMPLATE_DB} with (force)`);
   await admin.unsafe(`create database ${TEMPLATE_DB}`);
   await migrateDatabase(adminUrl(TEMPLATE_DB));
   await admin.end();

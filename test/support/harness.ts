@@ -124,10 +124,15 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   return harness;
 }
 
-export async function waitForTask(harness: Harness, taskId: string, statuses: string[], timeoutMs = 20_000) {
-  const until = Date.now() + timeoutMs;
+export async function waitForTask(
+  harness: Harness,
+  taskId: string,
+  statuses: string[],
+  options: { timeoutMs?: number; apiKey?: string } = {},
+) {
+  const until = Date.now() + (options.timeoutMs ?? 20_000);
   for (;;) {
-    const response = await harness.request("GET", `/v1/tasks/${taskId}`);
+    const response = await harness.request("GET", `/v1/tasks/${taskId}`, { apiKey: options.apiKey });
     if (statuses.includes(response.body?.status)) return response.body;
     if (Date.now() > until) throw new Error(`task ${taskId} is ${response.body?.status}, not ${statuses.join("/")}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
