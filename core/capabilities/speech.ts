@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { SPEECH_FORMATS, SPEECH_MODELS, type SpeechModel } from "../catalog/speech-models.js";
+import { SPEECH_FORMATS, SPEECH_METER, SPEECH_MODELS, type SpeechModel } from "../catalog/speech-models.js";
+import { findPrice, priceLine } from "../credits/pricing.js";
 import { commonCreateFields, type CommonCreateInput } from "../contracts/common-create.js";
 import { bcp47Tag, codePointLength, primarySubtag, textOfLength } from "../contracts/text.js";
-import { ceilDiv } from "../credits/money.js";
 import { ServiceError } from "../errors/index.js";
 import { selectModel, type Requirement } from "../selection/select.js";
 import type { Capability, Quote } from "./types.js";
@@ -46,11 +46,10 @@ export function weightedCharacters(text: string): number {
 }
 
 export function speechQuote(model: SpeechModel, text: string): Quote {
-  const weighted = BigInt(weightedCharacters(text));
-  const amount = ceilDiv(weighted * model.pricePer1kWeightedCharactersMicro, 1000n);
+  const line = priceLine(findPrice(model.prices, SPEECH_METER), BigInt(weightedCharacters(text)));
   return {
-    lines: [{ meter: "speech_weighted_characters", quantity: weighted, unit: "character", amountMicro: amount }],
-    totalMicro: amount,
+    lines: [line],
+    totalMicro: line.amountMicro,
     counters: { characters: codePointLength(text) },
   };
 }
@@ -72,9 +71,9 @@ function speechRequirements(input: SpeechInput, voiceModels: readonly string[]):
     {
       param: "/format",
       check: (m) =>
-        m.formats.includes(input.format)
+        m.constraints.formats.includes(input.format)
           ? null
-          : { code: "unsupported_format", message: `format ${input.format} is not offered`, received: input.format, supported: m.formats },
+          : { code: "unsupported_format", message: `format ${input.format} is not offered`, received: input.format, supported: m.constraints.formats },
     },
   ];
   if (input.language !== undefined) {
@@ -82,9 +81,9 @@ function speechRequirements(input: SpeechInput, voiceModels: readonly string[]):
     requirements.push({
       param: "/language",
       check: (m) =>
-        m.supportedLanguages.includes(language)
+        m.constraints.supported_languages.includes(language)
           ? null
-          : { code: "unsupported_language", message: `language ${language} is not supported`, received: input.language, supported: m.supportedLanguages },
+          : { code: "unsupported_language", message: `language ${language} is not supported`, received: input.language, supported: m.constraints.supported_languages },
     });
   }
   if (input.sample_rate !== undefined) {
@@ -92,7 +91,7 @@ function speechRequirements(input: SpeechInput, voiceModels: readonly string[]):
     requirements.push({
       param: "/sample_rate",
       check: (m) => {
-        const rates = m.sampleRates[input.format];
+        const rates = m.constraints.sample_rates[input.format];
         return rates.includes(rate)
           ? null
           : { code: "unsupported_sample_rate", message: `sample rate ${rate} is not offered for ${input.format}`, received: rate, supported: rates };
@@ -104,16 +103,16 @@ function speechRequirements(input: SpeechInput, voiceModels: readonly string[]):
     requirements.push({
       param: "/emotion",
       check: (m) =>
-        m.emotions.includes(emotion)
+        m.constraints.emotions.includes(emotion)
           ? null
-          : { code: "unsupported_emotion", message: `emotion ${emotion} is not offered`, received: emotion, supported: m.emotions },
+          : { code: "unsupported_emotion", message: `emotion ${emotion} is not offered`, received: emotion, supported: m.constraints.emotions },
     });
   }
   if (input.model_options?.vendorA?.pronunciation_dict !== undefined) {
     requirements.push({
       param: "/model_options/vendorA/pronunciation_dict",
       check: (m) =>
-        m.pronunciationDict
+        m.constraints.pronunciation_dict
           ? null
           : { code: "unsupported_pronunciation_dict", message: "pronunciation_dict is not honoured", received: true, supported: false },
     });
@@ -133,7 +132,9 @@ export const speechCapability: Capability<SpeechInput> = {
       "Turn text into spoken audio with a preset or cloned voice. Returns a task; poll svc.tasks.get until it is terminal, then download the audio artifact.",
   },
   inputSchema: speechInputSchema,
-  billingMode: "hold",
+  modelIds: SPEECH_MODELS.map((m) => m.id),
+  example: { voice: "en_female_aria", input: "Hello from the media service." },
+  billingMode: "prepaid",
   deadlineSeconds: 600,
   async prepare(input, ctx) {
     const voice = await ctx.findVoice(ctx.tenantId, input.voice);

@@ -50,8 +50,10 @@ export interface PrepareContext extends VoiceLookup {
   isFamilyLive(family: VendorFamily): boolean;
 }
 
-// "hold": the quote is held at creation, captured on success, released on failure or cancel.
-export type BillingMode = "hold";
+// "prepaid" (generation): the quote is held and shown as charged at creation, captured on success, refunded
+// in full on failure or cancel. "postpaid" (understanding, prompt enhancement): the estimate is held so the
+// tenant can pay, but nothing is charged until success, when the measured amount (at most the hold) is captured.
+export type BillingMode = "prepaid" | "postpaid";
 
 // One task-creating endpoint. REST routes, MCP tools, validation, catalog and OpenAPI are derived from these.
 export interface Capability<I extends CommonCreateInput = CommonCreateInput> {
@@ -62,6 +64,10 @@ export interface Capability<I extends CommonCreateInput = CommonCreateInput> {
   tool: { name: string; title: string; description: string };
   inputSchema: z.ZodType<I>;
   crossFieldRules?(input: I): FieldFailure[];
+  // The concrete model ids the endpoint accepts besides `auto`, in SPEC.md's order (empty when `model` is ignored).
+  modelIds: readonly string[];
+  // A smallest valid body, for documentation, OpenAPI examples and the contract suite.
+  example: Record<string, unknown>;
   billingMode: BillingMode;
   deadlineSeconds: number;
   prepare(input: I, ctx: PrepareContext): Promise<Prepared>;

@@ -1,4 +1,4 @@
-import type { VendorFamily } from "../config.js";
+import type { CatalogModelBase } from "./model-types.js";
 
 export const SPEECH_FORMATS = ["mp3", "wav", "flac", "opus", "pcm"] as const;
 export type SpeechFormat = (typeof SPEECH_FORMATS)[number];
@@ -9,22 +9,19 @@ export const SPEECH_LANGUAGES = [
   "nn", "af",
 ] as const;
 
-export interface SpeechModel {
-  id: string;
-  family: VendorFamily;
-  capability: "text_to_speech";
-  created: number;
-  description: string;
-  supportedLanguages: readonly string[];
+export interface SpeechConstraints {
+  supported_languages: readonly string[];
   formats: readonly SpeechFormat[];
   // Sample rates per format; the first listed is the default when the request names none.
-  sampleRates: Readonly<Record<SpeechFormat, readonly number[]>>;
+  sample_rates: Readonly<Record<SpeechFormat, readonly number[]>>;
   emotions: readonly string[];
-  pronunciationDict: boolean;
-  maxInputCharacters: number;
-  // Price per 1,000 weighted characters, in micro-credits.
-  pricePer1kWeightedCharactersMicro: bigint;
+  pronunciation_dict: boolean;
+  max_input_characters: number;
 }
+
+export type SpeechModel = CatalogModelBase<"speech", SpeechConstraints>;
+
+export const SPEECH_METER = "speech_weighted_characters";
 
 const pcmRates = [32000, 8000, 16000, 22050, 24000, 44100, 48000] as const;
 const opusRates = [48000, 8000, 16000, 24000] as const;
@@ -33,35 +30,41 @@ export const SPEECH_MODELS: readonly SpeechModel[] = [
   {
     id: "vendorA-speech-2.8-hd",
     family: "vendorA",
-    capability: "text_to_speech",
+    kind: "speech",
+    capabilities: ["text_to_speech"],
     created: 1_761_955_200,
     description: "Studio-quality speech in 40 languages, every format and sample rate.",
-    supportedLanguages: SPEECH_LANGUAGES,
-    formats: SPEECH_FORMATS,
-    sampleRates: { mp3: pcmRates, wav: pcmRates, flac: pcmRates, pcm: pcmRates, opus: opusRates },
-    emotions: ["neutral", "happy", "sad", "angry", "fearful", "disgusted", "surprised", "calm"],
-    pronunciationDict: true,
-    maxInputCharacters: 50_000,
-    pricePer1kWeightedCharactersMicro: 100_000n,
+    constraints: {
+      supported_languages: SPEECH_LANGUAGES,
+      formats: SPEECH_FORMATS,
+      sample_rates: { mp3: pcmRates, wav: pcmRates, flac: pcmRates, pcm: pcmRates, opus: opusRates },
+      emotions: ["neutral", "happy", "sad", "angry", "fearful", "disgusted", "surprised", "calm"],
+      pronunciation_dict: true,
+      max_input_characters: 50_000,
+    },
+    prices: [{ meter: SPEECH_METER, unit: "character", microPerUnit: 100_000n, per: 1000n }],
   },
   {
     id: "vendorA-speech-2.8-turbo",
     family: "vendorA",
-    capability: "text_to_speech",
+    kind: "speech",
+    capabilities: ["text_to_speech"],
     created: 1_761_955_200,
     description: "Low-latency speech for the most common languages; no FLAC, at most 32 kHz.",
-    supportedLanguages: ["zh", "yue", "en", "es", "fr", "ru", "de", "pt", "ar", "it", "ja", "ko", "id", "vi", "tr", "nl", "pl", "hi"],
-    formats: ["mp3", "wav", "opus", "pcm"],
-    sampleRates: {
-      mp3: [32000, 8000, 16000, 22050, 24000],
-      wav: [32000, 8000, 16000, 22050, 24000],
-      flac: [],
-      pcm: [32000, 8000, 16000, 22050, 24000],
-      opus: [24000, 8000, 16000],
+    constraints: {
+      supported_languages: ["zh", "yue", "en", "es", "fr", "ru", "de", "pt", "ar", "it", "ja", "ko", "id", "vi", "tr", "nl", "pl", "hi"],
+      formats: ["mp3", "wav", "opus", "pcm"],
+      sample_rates: {
+        mp3: [32000, 8000, 16000, 22050, 24000],
+        wav: [32000, 8000, 16000, 22050, 24000],
+        flac: [],
+        pcm: [32000, 8000, 16000, 22050, 24000],
+        opus: [24000, 8000, 16000],
+      },
+      emotions: ["neutral", "happy", "sad"],
+      pronunciation_dict: false,
+      max_input_characters: 50_000,
     },
-    emotions: ["neutral", "happy", "sad"],
-    pronunciationDict: false,
-    maxInputCharacters: 50_000,
-    pricePer1kWeightedCharactersMicro: 60_000n,
+    prices: [{ meter: SPEECH_METER, unit: "character", microPerUnit: 60_000n, per: 1000n }],
   },
 ];

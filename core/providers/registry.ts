@@ -6,11 +6,14 @@ const FACTORIES: Partial<Record<VendorFamily, (endpoint: NonNullable<Config["pro
   vendorA: vendorAAdapter,
 };
 
-// The only place that knows the vendor folders. A family is live when it is configured and has an adapter.
+// The only place that knows the vendor folders. A family is live when it is configured (base URL and key);
+// a live family without an adapter fails its tasks with model_unavailable and a full refund.
 export class ProviderRegistry {
   private readonly adapters = new Map<VendorFamily, ProviderAdapter>();
+  private readonly configured: ReadonlySet<VendorFamily>;
 
   constructor(config: Config) {
+    this.configured = new Set(Object.keys(config.providers) as VendorFamily[]);
     for (const [family, endpoint] of Object.entries(config.providers) as [VendorFamily, NonNullable<Config["providers"][VendorFamily]>][]) {
       const factory = FACTORIES[family];
       if (factory) this.adapters.set(family, factory(endpoint));
@@ -18,7 +21,7 @@ export class ProviderRegistry {
   }
 
   isLive(family: VendorFamily): boolean {
-    return this.adapters.has(family);
+    return this.configured.has(family);
   }
 
   get(family: VendorFamily): ProviderAdapter | undefined {

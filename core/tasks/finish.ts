@@ -36,13 +36,14 @@ export async function finishSucceeded(
       usage: result.usage,
       completedAt: now,
       progress: { percent: 100, stage: "succeeded", message: "done" },
-      refundedMicro: sql`greatest(${tasks.heldMicro} - ${captured}, 0)`,
+      chargedMicro: sql`case when ${tasks.billingMode} = 'prepaid' then ${tasks.heldMicro} else least(${tasks.heldMicro}, ${captured}) end`,
+      refundedMicro: sql`case when ${tasks.billingMode} = 'prepaid' then greatest(${tasks.heldMicro} - ${captured}, 0) else 0 end`,
     });
     if (!row) return null;
     if (result.artifacts.length > 0) {
       await tx.insert(artifacts).values(result.artifacts.map((a) => ({ ...a, tenantId: row.tenantId, taskId, createdAt: now })));
     }
-    await settleHold(tx, row.tenantId, taskId, row.heldMicro, row.heldMicro - row.refundedMicro);
+    await settleHold(tx, row.tenantId, taskId, row.heldMicro, row.chargedMicro - row.refundedMicro);
     return row;
   });
 }
@@ -63,7 +64,8 @@ export async function finishUnsuccessfully(
       usage: zeroUsage(),
       completedAt: now,
       progress: { percent: 100, stage: status, message: error?.message ?? status },
-      refundedMicro: sql`${tasks.heldMicro}`,
+      // Prepaid work was charged at admission and is refunded in full; postpaid work was never charged.
+      refundedMicro: sql`${tasks.chargedMicro}`,
     });
     if (!row) return null;
     await settleHold(tx, row.tenantId, taskId, row.heldMicro, 0n);

@@ -6,6 +6,7 @@ import { sql } from "drizzle-orm";
 import { Logger, type Runner } from "graphile-worker";
 import { admin, createCore, loadConfig, parseCredits, type Core } from "../../core/index.js";
 import type { Area } from "../../core/auth/areas.js";
+import { providerEnvNames, VENDOR_FAMILIES } from "../../core/config.js";
 import { startEmulator } from "../../emulator/server.js";
 import { buildRestApp } from "../../rest-server/app.js";
 import { startWorker } from "../../worker/runner.js";
@@ -56,8 +57,15 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     DATABASE_URL: database.url,
     ARTIFACT_URL_SECRET: "test-secret-test-secret-test-secret-0123",
     ARTIFACT_DIR: artifactDir,
-    VENDOR_A_BASE_URL: `${emulator.url}/vendorA`,
-    VENDOR_A_API_KEY: "emulator",
+    ...Object.fromEntries(
+      VENDOR_FAMILIES.flatMap((family) => {
+        const names = providerEnvNames(family);
+        return [
+          [names.baseUrl, `${emulator.url}/${family}`],
+          [names.apiKey, "emulator"],
+        ];
+      }),
+    ),
     PROVIDER_RETRY_BASE_MS: "50",
     PORT: String(await freePort()),
     WORKER_CONCURRENCY: "4",

@@ -31,7 +31,7 @@ export async function synthesizeSpeech(
 ): Promise<ProviderOutcome> {
   const input = request.input as unknown as SpeechTaskInput;
   const model = SPEECH_MODELS.find((m) => m.id === request.model);
-  const sampleRate = input.sample_rate ?? model?.sampleRates[input.format as "mp3"]?.[0] ?? 32000;
+  const sampleRate = input.sample_rate ?? model?.constraints.sample_rates[input.format as "mp3"]?.[0] ?? 32000;
   const body = {
     model: request.model,
     text: input.input,
