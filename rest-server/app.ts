@@ -5,14 +5,36 @@ import { registerJsonBody } from "./plugins/json-body.js";
 import { requestIdFor } from "./plugins/request-id.js";
 import { registerAccountRoutes } from "./routes/account-routes.js";
 import { registerCapabilityRoutes } from "./routes/capability-routes.js";
+import { registerCatalogRoutes } from "./routes/catalog-routes.js";
 import { registerHealthRoutes } from "./routes/health-routes.js";
+import { registerOpenApiRoutes } from "./routes/openapi-routes.js";
 import { registerTaskRoutes } from "./routes/task-routes.js";
+import { registerVoiceRoutes } from "./routes/voice-routes.js";
 
-export function buildRestApp(core: Core, options: { logger?: FastifyServerOptions["logger"] } = {}): FastifyInstance {
+declare module "fastify" {
+  interface FastifyInstance {
+    registeredRoutes: { method: string; url: string }[];
+  }
+}
+
+export interface RestAppOptions {
+  logger?: FastifyServerOptions["logger"];
+  // Tests drop keep-alive sockets at close; a deployment lets in-flight requests finish.
+  forceCloseConnections?: boolean;
+}
+
+export function buildRestApp(core: Core, options: RestAppOptions = {}): FastifyInstance {
   const app = Fastify({
     logger: options.logger ?? false,
+    forceCloseConnections: options.forceCloseConnections ?? "idle",
     genReqId: requestIdFor,
     bodyLimit: 32 * 1024 * 1024,
+  });
+  // Every route the server registers, so tests can hold the OpenAPI document to the truth.
+  const routes: { method: string; url: string }[] = [];
+  app.decorate("registeredRoutes", routes);
+  app.addHook("onRoute", (route) => {
+    for (const method of [route.method].flat()) if (method !== "HEAD") routes.push({ method, url: route.url });
   });
   app.addHook("onRequest", async (request, reply) => {
     reply.header("X-Request-Id", request.id);
@@ -22,6 +44,9 @@ export function buildRestApp(core: Core, options: { logger?: FastifyServerOption
   registerCapabilityRoutes(app, core);
   registerTaskRoutes(app, core);
   registerAccountRoutes(app, core);
+  registerVoiceRoutes(app, core);
+  registerCatalogRoutes(app, core);
   registerHealthRoutes(app, core);
+  registerOpenApiRoutes(app, core);
   return app;
 }

@@ -64,8 +64,10 @@ export interface Capability<I extends CommonCreateInput = CommonCreateInput> {
   tool: { name: string; title: string; description: string };
   inputSchema: z.ZodType<I>;
   crossFieldRules?(input: I): FieldFailure[];
-  // The concrete model ids the endpoint accepts besides `auto`, in SPEC.md's order (empty when `model` is ignored).
+  // The concrete model ids the endpoint accepts besides `auto`, in SPEC.md's order.
   modelIds: readonly string[];
+  // True when the endpoint accepts any `model` and ignores it (prompt enhancement).
+  ignoresModel?: boolean;
   // A smallest valid body, for documentation, OpenAPI examples and the contract suite.
   example: Record<string, unknown>;
   billingMode: BillingMode;

@@ -21,11 +21,11 @@ export function invalidRequest(failures: FieldFailure[], message?: string): Serv
   });
 }
 
+// One failure per zod issue; an unknown field is reported at its own pointer rather than at its parent's.
 export function zodFailures(error: z.ZodError, prefix: readonly (string | number)[] = []): FieldFailure[] {
-  return error.issues.map((issue) =>
-    failure(
-      [...prefix, ...issue.path.map((p) => (typeof p === "symbol" ? String(p) : p))],
-      issue.message,
-    ),
-  );
+  return error.issues.flatMap((issue) => {
+    const path = [...prefix, ...issue.path.map((p) => (typeof p === "symbol" ? String(p) : p))];
+    if (issue.code === "unrecognized_keys") return issue.keys.map((key) => failure([...path, key], "is not a known field"));
+    return [failure(path, issue.message)];
+  });
 }

@@ -1,4 +1,4 @@
-import { ServiceError } from "../errors/index.js";
+import { ServiceError, type ErrorCode } from "../errors/index.js";
 
 export interface SelectableModel {
   id: string;
@@ -14,12 +14,14 @@ export interface CandidateFailure {
 }
 
 // One explicit control of a request, as a question asked of each candidate model. `check` returns null when the
-// model honours it. A requirement with `code: "voice_model_incompatible"` is reported with that public code
-// when the model is concrete (SPEC.md gives it its own code).
+// model honours it.
 export interface Requirement<M extends SelectableModel> {
   param: string;
   check(model: M): Omit<CandidateFailure, "model" | "param"> | null;
 }
+
+// Candidate failures that SPEC.md gives a public code of their own when the model was named concretely.
+const OWN_PUBLIC_CODES = new Set(["voice_model_incompatible", "unsupported_input_modality", "context_length_exceeded"]);
 
 export interface Selection<M extends SelectableModel> {
   requested: string;
@@ -59,7 +61,7 @@ export function selectModel<M extends SelectableModel>(input: SelectionInput<M>)
     const failures = failuresOf(model, requirements);
     if (failures.length > 0) {
       const first = failures[0] as CandidateFailure;
-      const code = first.code === "voice_model_incompatible" ? "voice_model_incompatible" : "unsupported_option";
+      const code: ErrorCode = OWN_PUBLIC_CODES.has(first.code) ? (first.code as ErrorCode) : "unsupported_option";
       throw new ServiceError(code, `Model "${model.id}" cannot honour this request: ${first.message}`, {
         param: first.param,
         details: { candidate_failures: failures },

@@ -6,7 +6,7 @@ import { claimIdempotencyKey, recordIdempotencyKey } from "../idempotency/claim.
 import { requestFingerprint } from "../idempotency/fingerprint.js";
 import { enqueueJob } from "../jobs/enqueue.js";
 import type { Core } from "../runtime.js";
-import { findPresetVoice } from "../catalog/voices.js";
+import { findVoiceForTenant } from "../voices/lookup.js";
 import { toEnvelope, type StoredUsage, type TaskEnvelope } from "./envelope.js";
 import { findTask, insertTask } from "./repository.js";
 
@@ -74,7 +74,7 @@ export async function createTask(core: Core, capabilityId: string, raw: unknown,
   const prepared = await capability.prepare(input, {
     tenantId: ctx.tenantId,
     isFamilyLive: core.isFamilyLive,
-    findVoice: async (_tenantId, voiceId) => findPresetVoice(voiceId) ?? null,
+    findVoice: (tenantId, voiceId) => findVoiceForTenant(core.db, tenantId, voiceId),
   });
   const fingerprint = requestFingerprint(capability.id, input);
   const now = core.clock();

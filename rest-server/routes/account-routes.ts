@@ -1,13 +1,11 @@
 import type { FastifyInstance } from "fastify";
-import { creditBalanceView, listVoices, openSignedArtifact, type Core } from "../../core/index.js";
+import { creditBalanceView, openSignedArtifact, type Core } from "../../core/index.js";
 import { principalOf, requireAuth } from "../plugins/auth.js";
 
 export function registerAccountRoutes(app: FastifyInstance, core: Core): void {
   app.get("/v1/credits", { onRequest: requireAuth(core, "credits") }, async (request) =>
     creditBalanceView(core, principalOf(request).tenantId),
   );
-
-  app.get("/v1/voices", { onRequest: requireAuth(core, "voices") }, async () => listVoices());
 
   // The signed download URL of an artifact (the "CDN address" of SPEC.md): the signature is the credential.
   app.get<{ Params: { artifact_id: string }; Querystring: { expires?: string; signature?: string } }>(

@@ -72,7 +72,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     ...options.env,
   });
   const core = createCore(config, { dbPoolSize: 6 });
-  const server = buildRestApp(core);
+  const server = buildRestApp(core, { forceCloseConnections: true });
   await server.listen({ host: config.host, port: config.port });
   const address = config.publicBaseUrl;
 
@@ -120,11 +120,11 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       }
     },
     async close() {
-      await harness.stopWorker();
-      await server.close();
-      await core.close();
-      await emulator.close();
-      await database.drop();
+      await timed("stop worker", () => harness.stopWorker());
+      await timed("close REST server", () => server.close());
+      await timed("close core", () => core.close());
+      await timed("close emulator", () => emulator.close());
+      await timed("drop database", () => database.drop());
       await rm(artifactDir, { recursive: true, force: true });
     },
   };
@@ -166,6 +166,18 @@ export async function balance(harness: Harness, tenantId = harness.tenantId) {
 export async function countRows(harness: Harness, query: ReturnType<typeof sql>): Promise<number> {
   const rows = await harness.core.db.execute<{ n: number }>(query);
   return Number(rows[0]?.n ?? 0);
+}
+
+// Teardown steps that take unusually long are named on stderr, so a slow hook says which part was slow.
+async function timed(step: string, action: () => Promise<unknown>): Promise<void> {
+  const started = Date.now();
+  const warning = setTimeout(() => console.error(`harness: "${step}" still running after 5 s`), 5000);
+  try {
+    await action();
+  } finally {
+    clearTimeout(warning);
+    if (Date.now() - started > 5000) console.error(`harness: "${step}" took ${Date.now() - started} ms`);
+  }
 }
 
 async function freePort(): Promise<number> {

@@ -2,3 +2,4 @@ export * from "./tenants.js";
 export * from "./credits.js";
 export * from "./tasks.js";
 export * from "./artifacts.js";
+export * from "./voices.js";

@@ -1,0 +1,40 @@
+import { z } from "zod";
+import { MUSIC_MODELS } from "../../catalog/audio-models.js";
+import { commonCreateFields, type CommonCreateInput } from "../../contracts/common-create.js";
+import { textOfLength } from "../../contracts/text.js";
+import type { Capability } from "../types.js";
+import { musicCrossFieldRules, musicSongFields, prepareMusic } from "./music-rules.js";
+
+export const textToMusicInputSchema = z
+  .object({
+    ...commonCreateFields,
+    // Required by SPEC.md (no default): the caller says `auto` to let the service choose.
+    model: z.string().min(1),
+    prompt: textOfLength(1, 2000),
+    ...musicSongFields,
+  })
+  .strict();
+
+export type TextToMusicInput = z.infer<typeof textToMusicInputSchema> & CommonCreateInput;
+
+export const textToMusicCapability: Capability<TextToMusicInput> = {
+  id: "text_to_music",
+  path: "/v1/music/text-to-music",
+  area: "music",
+  summary: "Text to music: a song (or an instrumental) from a style prompt and optional lyrics.",
+  tool: {
+    name: "svc.music.generate",
+    title: "Generate music",
+    description:
+      "Compose music from a style prompt (genre, mood, instrumentation) and optional lyrics, or an instrumental. Returns a task; poll svc.tasks.get until it is terminal, then download output.clips[].",
+  },
+  inputSchema: textToMusicInputSchema,
+  crossFieldRules: musicCrossFieldRules,
+  modelIds: MUSIC_MODELS.filter((m) => m.capabilities.includes("text_to_music")).map((m) => m.id),
+  example: { model: "auto", prompt: "Upbeat synth-pop with a driving bassline and bright pads" },
+  billingMode: "prepaid",
+  deadlineSeconds: 1200,
+  async prepare(input, ctx) {
+    return prepareMusic(input, ctx, { capability: "text_to_music", priceMode: "text", limits: (m) => m.constraints.text_to_music });
+  },
+};

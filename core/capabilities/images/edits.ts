@@ -1,0 +1,60 @@
+import { z } from "zod";
+import { commonCreateFields, type CommonCreateInput } from "../../contracts/common-create.js";
+import { editRegionSchema, imageOptionFields } from "../../contracts/image-options.js";
+import { mediaInput } from "../../contracts/media-input.js";
+import { failure, type FieldFailure } from "../../errors/index.js";
+import type { Capability } from "../types.js";
+import { imageModelsFor, prepareImageGeneration } from "./image-generation.js";
+import { editRegionRequirements, imageOptionRequirements, inputImagesRequirement } from "./image-requirements.js";
+
+const CAPABILITY_ID = "image_edit";
+
+export const imageEditInputSchema = z
+  .object({
+    ...commonCreateFields,
+    ...imageOptionFields("source"),
+    // images[0] is the base image, later entries are ordered references.
+    images: z.array(mediaInput()).min(1, "must have at least the base image"),
+    edit_regions: z.array(editRegionSchema).min(1, "must have at least 1 region when given").optional(),
+  })
+  .strict();
+
+export type ImageEditInput = z.infer<typeof imageEditInputSchema> & CommonCreateInput;
+
+function regionTargets(input: ImageEditInput): FieldFailure[] {
+  return (input.edit_regions ?? []).flatMap((region, index) =>
+    region.image_index < input.images.length
+      ? []
+      : [failure(["edit_regions", index, "image_index"], `must index one of the ${input.images.length} images (0 to ${input.images.length - 1})`)],
+  );
+}
+
+export const imageEditCapability: Capability<ImageEditInput> = {
+  id: CAPABILITY_ID,
+  path: "/v1/images/edits",
+  area: "images",
+  summary: "Image edit: change a base image (images[0]) following a prompt, optionally within edit regions.",
+  tool: {
+    name: "svc.images.edit",
+    title: "Edit an image",
+    description:
+      "Edit the base image images[0] following a prompt; later images are ordered references and edit_regions target inputs by index. Returns a task; poll svc.tasks.get until it is terminal.",
+  },
+  inputSchema: imageEditInputSchema,
+  crossFieldRules: regionTargets,
+  modelIds: imageModelsFor(CAPABILITY_ID).map((m) => m.id),
+  example: {
+    prompt: "Replace the sky with a sunset",
+    images: [{ type: "url", url: "https://example.com/photo.png" }],
+  },
+  billingMode: "prepaid",
+  deadlineSeconds: 900,
+  async prepare(input, ctx) {
+    return prepareImageGeneration(
+      CAPABILITY_ID,
+      input,
+      [...imageOptionRequirements(input), inputImagesRequirement(input.images.length), ...editRegionRequirements(input.edit_regions)],
+      ctx,
+    );
+  },
+};

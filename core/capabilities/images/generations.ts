@@ -1,0 +1,53 @@
+import { z } from "zod";
+import { commonCreateFields, type CommonCreateInput } from "../../contracts/common-create.js";
+import { imageOptionFields, outputRelationshipSchema } from "../../contracts/image-options.js";
+import { failure } from "../../errors/index.js";
+import type { Capability } from "../types.js";
+import { imageModelsFor, prepareImageGeneration } from "./image-generation.js";
+import { imageOptionRequirements, outputRelationshipRequirement, reasoningRequirements } from "./image-requirements.js";
+
+const CAPABILITY_ID = "text_to_image";
+
+export const imageGenerationInputSchema = z
+  .object({
+    ...commonCreateFields,
+    ...imageOptionFields("16:9"),
+    output_relationship: outputRelationshipSchema,
+    reasoning: z.boolean().nullable().optional(),
+  })
+  .strict();
+
+export type ImageGenerationInput = z.infer<typeof imageGenerationInputSchema> & CommonCreateInput;
+
+export const imageGenerationCapability: Capability<ImageGenerationInput> = {
+  id: CAPABILITY_ID,
+  path: "/v1/images/generations",
+  area: "images",
+  summary: "Text to image: one to four images from a prompt.",
+  tool: {
+    name: "svc.images.generate",
+    title: "Generate images",
+    description:
+      "Create one to four images from a text prompt. Returns a task; poll svc.tasks.get until it is terminal, then download the image artifacts.",
+  },
+  inputSchema: imageGenerationInputSchema,
+  // With no input image there is no source ratio to inherit.
+  crossFieldRules: (input) =>
+    input.canvas.aspect === "source" ? [failure(["canvas", "aspect"], "source needs an input image; give a ratio such as 16:9")] : [],
+  modelIds: imageModelsFor(CAPABILITY_ID).map((m) => m.id),
+  example: { prompt: "A lighthouse on a cliff at dawn, watercolor" },
+  billingMode: "prepaid",
+  deadlineSeconds: 900,
+  async prepare(input, ctx) {
+    return prepareImageGeneration(
+      CAPABILITY_ID,
+      input,
+      [
+        ...imageOptionRequirements(input),
+        outputRelationshipRequirement(input.output_relationship),
+        ...reasoningRequirements(input.reasoning),
+      ],
+      ctx,
+    );
+  },
+};

@@ -1,0 +1,53 @@
+import { z } from "zod";
+import { commonCreateFields, type CommonCreateInput } from "../../contracts/common-create.js";
+import { imageOptionFields, outputRelationshipSchema } from "../../contracts/image-options.js";
+import { mediaInput } from "../../contracts/media-input.js";
+import type { Capability } from "../types.js";
+import { imageModelsFor, prepareImageGeneration } from "./image-generation.js";
+import { imageOptionRequirements, inputImagesRequirement, outputRelationshipRequirement } from "./image-requirements.js";
+
+const CAPABILITY_ID = "image_to_image";
+
+export const imageToImageInputSchema = z
+  .object({
+    ...commonCreateFields,
+    ...imageOptionFields("16:9"),
+    images: z.array(mediaInput()).min(1, "must have at least 1 image").max(4, "must have at most 4 images"),
+    output_relationship: outputRelationshipSchema,
+  })
+  .strict();
+
+export type ImageToImageInput = z.infer<typeof imageToImageInputSchema> & CommonCreateInput;
+
+export const imageToImageCapability: Capability<ImageToImageInput> = {
+  id: CAPABILITY_ID,
+  path: "/v1/images/image-to-image",
+  area: "images",
+  summary: "Image to image: one to four images guided by one to four ordered reference images.",
+  tool: {
+    name: "svc.images.transform",
+    title: "Transform images",
+    description:
+      "Create one to four images from a prompt and one to four ordered reference images; canvas aspect `source` keeps the last input's ratio. Returns a task; poll svc.tasks.get until it is terminal.",
+  },
+  inputSchema: imageToImageInputSchema,
+  modelIds: imageModelsFor(CAPABILITY_ID).map((m) => m.id),
+  example: {
+    prompt: "The same scene in winter, light snowfall",
+    images: [{ type: "url", url: "https://example.com/scene.png" }],
+  },
+  billingMode: "prepaid",
+  deadlineSeconds: 900,
+  async prepare(input, ctx) {
+    return prepareImageGeneration(
+      CAPABILITY_ID,
+      input,
+      [
+        ...imageOptionRequirements(input),
+        outputRelationshipRequirement(input.output_relationship),
+        inputImagesRequirement(input.images.length),
+      ],
+      ctx,
+    );
+  },
+};

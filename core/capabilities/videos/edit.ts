@@ -1,0 +1,63 @@
+import { z } from "zod";
+import { videoModelsFor } from "../../catalog/video-models.js";
+import { commonCreateFields, type CommonCreateInput } from "../../contracts/common-create.js";
+import { referenceSchema } from "../../contracts/media-input.js";
+import { videoMediaInput, videoOptionFields, videoText } from "../../contracts/video-options.js";
+import type { Capability } from "../types.js";
+import { billedSeconds } from "./pricing.js";
+import { prepareVideoGeneration, VIDEO_GENERATION_DEADLINE_SECONDS } from "./prepare-generation.js";
+import { referenceRequirements } from "./reference-requirements.js";
+import { durationRequirements, oneOf, optionRequirements } from "./requirements.js";
+
+export const videoEditInputSchema = z
+  .object({
+    ...commonCreateFields,
+    ...videoOptionFields,
+    source_video: videoMediaInput,
+    instruction: videoText,
+    references: z.array(referenceSchema).max(50).optional(),
+    // `auto` lets the model decide the soundtrack; `origin` keeps the source audio, on models that can.
+    audio_setting: z.enum(["auto", "origin"]).optional(),
+  })
+  .strict();
+
+export type VideoEditInput = z.infer<typeof videoEditInputSchema> & CommonCreateInput;
+
+export const videoEditCapability: Capability<VideoEditInput> = {
+  id: "video_edit",
+  path: "/v1/videos/edit",
+  area: "videos",
+  summary: "Video edit: change a source video by instruction, optionally guided by references.",
+  tool: {
+    name: "svc.videos.edit",
+    title: "Edit a video",
+    description:
+      "Edit source_video following instruction, optionally with references and with the source audio kept (audio_setting origin). Returns a task; poll svc.tasks.get.",
+  },
+  inputSchema: videoEditInputSchema,
+  modelIds: videoModelsFor("video_edit").map((m) => m.id),
+  example: {
+    source_video: { type: "url", url: "https://example.com/source.mp4" },
+    instruction: "Make it look like a snowy winter evening.",
+  },
+  billingMode: "prepaid",
+  deadlineSeconds: VIDEO_GENERATION_DEADLINE_SECONDS,
+  prepare: (input, ctx) =>
+    prepareVideoGeneration(
+      {
+        capability: "video_edit",
+        model: input.model,
+        resolution: input.resolution,
+        requirements: [
+          ...referenceRequirements(input.references),
+          ...(input.audio_setting !== undefined
+            ? [oneOf("/audio_setting", "unsupported_audio_setting", "audio_setting", input.audio_setting, (c) => c.audio_settings)]
+            : []),
+          ...durationRequirements(input.duration),
+          ...optionRequirements(input),
+        ],
+        seconds: (m) => billedSeconds(m, input.duration),
+      },
+      ctx,
+    ),
+};

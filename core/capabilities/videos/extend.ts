@@ -1,0 +1,82 @@
+import { z } from "zod";
+import { videoModelsFor } from "../../catalog/video-models.js";
+import { commonCreateFields, type CommonCreateInput } from "../../contracts/common-create.js";
+import { referenceSchema } from "../../contracts/media-input.js";
+import { videoMediaInput, videoOptionFields, videoText } from "../../contracts/video-options.js";
+import type { Capability } from "../types.js";
+import { prepareVideoGeneration, VIDEO_GENERATION_DEADLINE_SECONDS } from "./prepare-generation.js";
+import { referenceRequirements } from "./reference-requirements.js";
+import { optionRequirements, type VideoRequirement } from "./requirements.js";
+
+const MIN_EXTEND_SECONDS = 2;
+
+export const videoExtendInputSchema = z
+  .object({
+    ...commonCreateFields,
+    ...videoOptionFields,
+    video: videoMediaInput,
+    direction: z.enum(["before", "after"]),
+    instruction: videoText,
+    references: z.array(referenceSchema).max(50).optional(),
+    // The final returned duration. That it exceeds the source's own duration can only be checked once the
+    // source is decoded, so admission checks the endpoint range and the model's maximum.
+    duration: z.number().int().min(MIN_EXTEND_SECONDS).max(30),
+  })
+  .strict();
+
+export type VideoExtendInput = z.infer<typeof videoExtendInputSchema> & CommonCreateInput;
+
+function extendDurationRequirement(duration: number): VideoRequirement {
+  return {
+    param: "/duration",
+    check: (m) => {
+      const max = m.constraints.extend_max_duration ?? 0;
+      return duration <= max
+        ? null
+        : {
+            code: "unsupported_duration",
+            message: `an extension to ${duration} s is longer than the model's ${max} s`,
+            received: duration,
+            supported: { min: MIN_EXTEND_SECONDS, max },
+          };
+    },
+  };
+}
+
+export const videoExtendCapability: Capability<VideoExtendInput> = {
+  id: "video_extend",
+  path: "/v1/videos/extend",
+  area: "videos",
+  summary: "Video extend: lengthen a video before or after it, to a final duration of 2 to 30 seconds.",
+  tool: {
+    name: "svc.videos.extend",
+    title: "Extend a video",
+    description:
+      "Extend video before or after it, following instruction, to the final duration given. Returns a task; poll svc.tasks.get.",
+  },
+  inputSchema: videoExtendInputSchema,
+  modelIds: videoModelsFor("video_extend").map((m) => m.id),
+  example: {
+    video: { type: "url", url: "https://example.com/source.mp4" },
+    direction: "after",
+    instruction: "The car drives on into the tunnel.",
+    duration: 10,
+  },
+  billingMode: "prepaid",
+  deadlineSeconds: VIDEO_GENERATION_DEADLINE_SECONDS,
+  prepare: (input, ctx) =>
+    prepareVideoGeneration(
+      {
+        capability: "video_extend",
+        model: input.model,
+        resolution: input.resolution,
+        requirements: [
+          extendDurationRequirement(input.duration),
+          ...referenceRequirements(input.references),
+          ...optionRequirements(input),
+        ],
+        seconds: () => input.duration,
+      },
+      ctx,
+    ),
+};

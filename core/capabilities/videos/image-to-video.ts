@@ -1,0 +1,55 @@
+import { z } from "zod";
+import { videoModelsFor } from "../../catalog/video-models.js";
+import { commonCreateFields, type CommonCreateInput } from "../../contracts/common-create.js";
+import { mediaInput } from "../../contracts/media-input.js";
+import { videoOptionFields, videoText } from "../../contracts/video-options.js";
+import type { Capability } from "../types.js";
+import { billedSeconds } from "./pricing.js";
+import { prepareVideoGeneration, VIDEO_GENERATION_DEADLINE_SECONDS } from "./prepare-generation.js";
+import { drivingAudioRequirement, durationRequirements, optionRequirements } from "./requirements.js";
+
+export const imageToVideoInputSchema = z
+  .object({
+    ...commonCreateFields,
+    ...videoOptionFields,
+    prompt: videoText.optional(),
+    // A strict first frame: the clip starts on this exact image (not a loose reference).
+    image: mediaInput(),
+    driving_audio: mediaInput().optional(),
+  })
+  .strict();
+
+export type ImageToVideoInput = z.infer<typeof imageToVideoInputSchema> & CommonCreateInput;
+
+export const imageToVideoCapability: Capability<ImageToVideoInput> = {
+  id: "image_to_video",
+  path: "/v1/videos/image-to-video",
+  area: "videos",
+  summary: "Image to video: animate a strict first frame, with optional motion prompt and driving audio.",
+  tool: {
+    name: "svc.videos.generate_from_image",
+    title: "Animate an image into a video",
+    description:
+      "Generate a video that starts on the given image as its exact first frame. Returns a task; poll svc.tasks.get until it is terminal.",
+  },
+  inputSchema: imageToVideoInputSchema,
+  modelIds: videoModelsFor("image_to_video").map((m) => m.id),
+  example: { image: { type: "url", url: "https://example.com/first-frame.png" }, prompt: "The camera slowly pushes in." },
+  billingMode: "prepaid",
+  deadlineSeconds: VIDEO_GENERATION_DEADLINE_SECONDS,
+  prepare: (input, ctx) =>
+    prepareVideoGeneration(
+      {
+        capability: "image_to_video",
+        model: input.model,
+        resolution: input.resolution,
+        requirements: [
+          ...durationRequirements(input.duration),
+          ...optionRequirements(input),
+          ...(input.driving_audio !== undefined ? [drivingAudioRequirement("/driving_audio")] : []),
+        ],
+        seconds: (m) => billedSeconds(m, input.duration),
+      },
+      ctx,
+    ),
+};

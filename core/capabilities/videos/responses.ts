@@ -1,0 +1,74 @@
+import { z } from "zod";
+import { UNDERSTANDING_MODELS, type UnderstandingModel } from "../../catalog/understanding-models.js";
+import { commonCreateFields, type CommonCreateInput } from "../../contracts/common-create.js";
+import { textOfLength } from "../../contracts/text.js";
+import { videoMediaInput } from "../../contracts/video-options.js";
+import { findPrice, priceLine } from "../../credits/pricing.js";
+import { selectModel } from "../../selection/select.js";
+import { understandingOptionFields, understandingRequirements } from "../understanding-requirements.js";
+import type { Capability, Quote } from "../types.js";
+
+const CAPABILITY_ID = "video_to_text";
+
+const videoUnderstandingModels = UNDERSTANDING_MODELS.filter((m) => m.capabilities.includes(CAPABILITY_ID));
+
+export const videoResponsesInputSchema = z
+  .object({
+    ...commonCreateFields,
+    model: z.string().min(1),
+    prompt: textOfLength(1, 32_000),
+    video: videoMediaInput,
+    ...understandingOptionFields,
+  })
+  .strict();
+
+export type VideoResponsesInput = z.infer<typeof videoResponsesInputSchema> & CommonCreateInput;
+
+// The video's duration is known only once it is decoded, so the hold covers the longest video the model takes;
+// success captures the rounded-up seconds actually read.
+export function videoUnderstandingQuote(model: UnderstandingModel): Quote {
+  const seconds = model.constraints.max_video_seconds;
+  const line = priceLine(findPrice(model.prices, "video_input_seconds"), BigInt(seconds));
+  return { lines: [line], totalMicro: line.amountMicro, counters: { input_video_seconds: seconds, video_seconds: seconds } };
+}
+
+export const videoResponsesCapability: Capability<VideoResponsesInput> = {
+  id: CAPABILITY_ID,
+  path: "/v1/videos/responses",
+  area: "videos",
+  summary: "Video understanding: answer a prompt about one video (frames sampled at 1, 0.5 or 0.2 fps by length).",
+  tool: {
+    name: "svc.videos.analyze",
+    title: "Ask about a video",
+    description:
+      "Answer a question or follow an instruction about one video. Returns a task; poll svc.tasks.get for the text answer. Billed after success by input-video seconds.",
+  },
+  inputSchema: videoResponsesInputSchema,
+  modelIds: videoUnderstandingModels.map((m) => m.id),
+  example: { model: "auto", prompt: "Summarize what happens in this video.", video: { type: "url", url: "https://example.com/clip.mp4" } },
+  billingMode: "postpaid",
+  deadlineSeconds: 900,
+  async prepare(input, ctx) {
+    const selection = selectModel({
+      capability: CAPABILITY_ID,
+      requested: input.model,
+      candidates: videoUnderstandingModels,
+      isLive: (m) => ctx.isFamilyLive(m.family),
+      requirements: understandingRequirements({
+        modality: "video",
+        mediaParam: "/video",
+        prompt: input.prompt,
+        detail: input.detail,
+        response_format: input.response_format,
+        temperature: input.temperature,
+      }),
+    });
+    return {
+      requestedModel: input.model,
+      resolvedModel: selection.model.id,
+      family: selection.model.family,
+      selectionReason: selection.reason,
+      quote: videoUnderstandingQuote(selection.model),
+    };
+  },
+};

@@ -1,0 +1,53 @@
+import { z } from "zod";
+import { videoModelsFor } from "../../catalog/video-models.js";
+import { commonCreateFields, type CommonCreateInput } from "../../contracts/common-create.js";
+import { mediaInput } from "../../contracts/media-input.js";
+import { videoOptionFields, videoText } from "../../contracts/video-options.js";
+import type { Capability } from "../types.js";
+import { billedSeconds } from "./pricing.js";
+import { prepareVideoGeneration, VIDEO_GENERATION_DEADLINE_SECONDS } from "./prepare-generation.js";
+import { drivingAudioRequirement, durationRequirements, optionRequirements } from "./requirements.js";
+
+export const textToVideoInputSchema = z
+  .object({
+    ...commonCreateFields,
+    ...videoOptionFields,
+    prompt: videoText,
+    audio: mediaInput().optional(),
+  })
+  .strict();
+
+export type TextToVideoInput = z.infer<typeof textToVideoInputSchema> & CommonCreateInput;
+
+export const textToVideoCapability: Capability<TextToVideoInput> = {
+  id: "text_to_video",
+  path: "/v1/videos/text-to-video",
+  area: "videos",
+  summary: "Text to video: generate a clip from a prompt, optionally driven by an audio track.",
+  tool: {
+    name: "svc.videos.generate",
+    title: "Generate a video from text",
+    description:
+      "Generate a video clip from a text prompt. Returns a task; poll svc.tasks.get until it is terminal, then download the video artifact.",
+  },
+  inputSchema: textToVideoInputSchema,
+  modelIds: videoModelsFor("text_to_video").map((m) => m.id),
+  example: { prompt: "A paper boat drifting down a rain-soaked street at dusk, slow tracking shot." },
+  billingMode: "prepaid",
+  deadlineSeconds: VIDEO_GENERATION_DEADLINE_SECONDS,
+  prepare: (input, ctx) =>
+    prepareVideoGeneration(
+      {
+        capability: "text_to_video",
+        model: input.model,
+        resolution: input.resolution,
+        requirements: [
+          ...durationRequirements(input.duration),
+          ...optionRequirements(input),
+          ...(input.audio !== undefined ? [drivingAudioRequirement("/audio")] : []),
+        ],
+        seconds: (m) => billedSeconds(m, input.duration),
+      },
+      ctx,
+    ),
+};

@@ -1,0 +1,107 @@
+import { z } from "zod";
+import { CAPABILITIES, findCapability } from "../capabilities/table.js";
+import type { Capability } from "../capabilities/types.js";
+import type { VendorFamily } from "../config.js";
+import { formatCredits } from "../credits/money.js";
+import type { Price } from "../credits/pricing.js";
+import { ServiceError } from "../errors/index.js";
+import type { ModelKind } from "./model-types.js";
+import { ALL_MODELS, findModel, type AnyCatalogModel } from "./registry.js";
+
+// The read-only catalog: list and detail cards rendered from the same registry and table that validation,
+// selection and billing read, so a card never disagrees with a rejection or a charge.
+
+type Liveness = (family: VendorFamily) => boolean;
+
+const MODEL_SHAPE: Record<ModelKind, "generic" | "video" | "music" | "audio" | "understanding"> = {
+  image: "generic",
+  video: "video",
+  music: "music",
+  speech: "audio",
+  voice_clone: "audio",
+  understanding: "understanding",
+  video_prompt_enhancement: "generic",
+};
+
+function capabilityShape(capability: Capability): string {
+  const kinds = new Set(modelsOf(capability).map((m) => m.kind));
+  if (kinds.has("video_prompt_enhancement")) return "video_prompt_enhancement";
+  if (kinds.has("understanding")) return "understanding";
+  if (kinds.has("video")) return "video";
+  if (kinds.has("music")) return "music";
+  if (kinds.has("speech") || kinds.has("voice_clone")) return "audio";
+  return "generic";
+}
+
+export function modelsOf(capability: Capability): AnyCatalogModel[] {
+  return ALL_MODELS.filter((m) => m.capabilities.includes(capability.id));
+}
+
+function renderPrice(price: Price) {
+  return {
+    meter: price.meter,
+    unit: price.unit,
+    per: price.per.toString(),
+    price_credits: formatCredits(price.microPerUnit),
+    ...(price.when ? { when: price.when } : {}),
+  };
+}
+
+function modelListItem(model: AnyCatalogModel, isLive: Liveness) {
+  return {
+    id: model.id,
+    object: "model" as const,
+    created: model.created,
+    owned_by: model.family,
+    kind: model.kind,
+    capabilities: model.capabilities,
+    live: isLive(model.family),
+  };
+}
+
+// GET /v1/models and /v1/catalog/models: the live models, in OpenAI's list form.
+export function modelList(isLive: Liveness) {
+  return { object: "list" as const, data: ALL_MODELS.filter((m) => isLive(m.family)).map((m) => modelListItem(m, isLive)) };
+}
+
+export function modelDetail(id: string, isLive: Liveness) {
+  const model = findModel(id);
+  if (!model) throw new ServiceError("not_found", `No model ${id} in the catalog.`, { details: { model: id } });
+  return {
+    ...modelListItem(model, isLive),
+    shape: MODEL_SHAPE[model.kind],
+    description: model.description,
+    constraints: model.constraints,
+    prices: model.prices.map(renderPrice),
+  };
+}
+
+function capabilityListItem(capability: Capability) {
+  return {
+    id: capability.id,
+    object: "capability" as const,
+    method: "POST",
+    path: capability.path,
+    summary: capability.summary,
+    tool_name: capability.tool.name,
+    shape: capabilityShape(capability),
+    billing_mode: capability.billingMode,
+    models: capability.ignoresModel ? [] : ["auto", ...capability.modelIds],
+  };
+}
+
+export function capabilityList() {
+  return { object: "list" as const, data: CAPABILITIES.map(capabilityListItem) };
+}
+
+export function capabilityDetail(id: string, isLive: Liveness) {
+  const capability = findCapability(id);
+  if (!capability) throw new ServiceError("not_found", `No capability ${id} in the catalog.`, { details: { capability: id } });
+  return {
+    ...capabilityListItem(capability),
+    deadline_seconds: capability.deadlineSeconds,
+    input_schema: z.toJSONSchema(capability.inputSchema, { io: "input", unrepresentable: "any" }),
+    example: capability.example,
+    model_cards: modelsOf(capability).map((m) => modelDetail(m.id, isLive)),
+  };
+}

@@ -1,0 +1,119 @@
+import { z } from "zod";
+
+// SPEC.md "Image option fields", "Canvas (images)", "Palette item" and "Edit region": the wire shapes shared by
+// the three image creation endpoints. What a model can honour is checked later, by selection.
+
+export const imagePromptSchema = z
+  .string()
+  .min(1)
+  .regex(/\S/, "must contain at least one non-whitespace character");
+
+export const CANVAS_DEFAULT_TIER = "2K";
+
+// Tier and aspect are open strings here: which values a model offers is catalog data, so an unknown tier is
+// an `unsupported_option` quoting the supported ones, not a schema failure.
+export function canvasSchema(defaultAspect: string) {
+  return z
+    .object({
+      type: z.literal("preset").default("preset"),
+      tier: z
+        .string()
+        .regex(/^[1-9]\d*K$/, "must be a quality tier such as 1K, 2K or 4K")
+        .default(CANVAS_DEFAULT_TIER),
+      aspect: z
+        .string()
+        .regex(/^(source|[1-9]\d*:[1-9]\d*)$/, "must be a ratio such as 16:9, or source")
+        .default(defaultAspect),
+    })
+    .strict()
+    .default({ type: "preset", tier: CANVAS_DEFAULT_TIER, aspect: defaultAspect });
+}
+
+export type Canvas = z.infer<ReturnType<typeof canvasSchema>>;
+
+const WEIGHT_SCALE = 10_000;
+
+// Weights are compared in integer ten-thousandths, so 0.1 + 0.2 + 0.7 sums to exactly 10000 and no float
+// rounding decides whether a palette is accepted. A weight finer than 0.0001 cannot be compared that way.
+function tenThousandths(weight: number): number | null {
+  const scaled = weight * WEIGHT_SCALE;
+  const rounded = Math.round(scaled);
+  return Math.abs(scaled - rounded) < 1e-6 ? rounded : null;
+}
+
+export const paletteItemSchema = z
+  .object({
+    color: z.string().regex(/^#[0-9A-Fa-f]{6}$/, "must be a hex color such as #1A2B3C"),
+    weight: z
+      .number()
+      .gt(0)
+      .max(1)
+      .refine((w) => tenThousandths(w) !== null, "must have at most four decimal places"),
+  })
+  .strict();
+
+export const paletteSchema = z
+  .array(paletteItemSchema)
+  .min(3, "must have at least 3 colors")
+  .max(10, "must have at most 10 colors")
+  .superRefine((palette, ctx) => {
+    const total = palette.reduce((sum, item) => sum + (tenThousandths(item.weight) ?? 0), 0);
+    if (total !== WEIGHT_SCALE) {
+      ctx.addIssue({ code: "custom", message: `weights must sum to exactly 1.0000 (they sum to ${(total / WEIGHT_SCALE).toFixed(4)})` });
+    }
+  });
+
+export type PaletteItem = z.infer<typeof paletteItemSchema>;
+
+// Tolerance for x + width and y + height: 0.7 + 0.3 must fit even though the float sum is not exactly 1.
+const EDGE_EPSILON = 1e-9;
+
+export const editRegionSchema = z
+  .object({
+    image_index: z.number().int().min(0),
+    x: z.number().min(0).max(1),
+    y: z.number().min(0).max(1),
+    width: z.number().gt(0).max(1),
+    height: z.number().gt(0).max(1),
+  })
+  .strict()
+  .superRefine((region, ctx) => {
+    if (region.x + region.width > 1 + EDGE_EPSILON) {
+      ctx.addIssue({ code: "custom", path: ["width"], message: "x + width must be at most 1" });
+    }
+    if (region.y + region.height > 1 + EDGE_EPSILON) {
+      ctx.addIssue({ code: "custom", path: ["height"], message: "y + height must be at most 1" });
+    }
+  });
+
+export type EditRegion = z.infer<typeof editRegionSchema>;
+
+export const OUTPUT_RELATIONSHIPS = ["independent", "sequence"] as const;
+export const outputRelationshipSchema = z.enum(OUTPUT_RELATIONSHIPS).default("independent");
+
+export const MAX_SEED = 2_147_483_647;
+
+// The image option fields of SPEC.md, with the endpoint's canvas default.
+export function imageOptionFields(defaultAspect: string) {
+  return {
+    prompt: imagePromptSchema,
+    model: z.string().min(1).default("auto"),
+    count: z.number().int().min(1).max(4).default(1),
+    canvas: canvasSchema(defaultAspect),
+    seed: z.number().int().min(0).max(MAX_SEED).optional(),
+    negative_prompt: z.string().min(1).optional(),
+    enhance_prompt: z.boolean().nullable().optional(),
+    palette: paletteSchema.optional(),
+  };
+}
+
+export interface ImageOptionInput {
+  prompt: string;
+  model: string;
+  count: number;
+  canvas: Canvas;
+  seed?: number | undefined;
+  negative_prompt?: string | undefined;
+  enhance_prompt?: boolean | null | undefined;
+  palette?: PaletteItem[] | undefined;
+}

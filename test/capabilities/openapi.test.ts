@@ -1,0 +1,45 @@
+import { Validator } from "@seriousme/openapi-schema-validator";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CAPABILITIES, createCore, loadConfig } from "../../core/index.js";
+import { buildRestApp } from "../../rest-server/app.js";
+import { startHarness, type Harness } from "../support/harness.js";
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(async () => h?.close());
+
+describe("OpenAPI document", () => {
+  it("validates as OpenAPI 3.1", async () => {
+    const response = await h.request("GET", "/v1/openapi.json");
+    expect(response.status).toBe(200);
+    expect(response.body.openapi).toBe("3.1.0");
+    const result = await new Validator().validate(response.body);
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+  });
+
+  it("documents exactly the routes the REST server registers", async () => {
+    const core = createCore(loadConfig({ DATABASE_URL: h.databaseUrl, ARTIFACT_URL_SECRET: "x".repeat(32) }), { dbPoolSize: 1 });
+    const app = buildRestApp(core);
+    await app.ready();
+    const registered = app.registeredRoutes.map((r) => `${r.method} ${r.url.replace(/:(\w+)/g, "{$1}")}`).sort();
+    await app.close();
+    await core.close();
+    const document = (await h.request("GET", "/v1/openapi.json")).body;
+    const documented = Object.entries(document.paths as Record<string, object>)
+      .flatMap(([p, methods]) => Object.keys(methods).map((m) => `${m.toUpperCase()} ${p}`))
+      .sort();
+    expect(documented).toEqual(registered);
+    for (const capability of CAPABILITIES) expect(document.paths[capability.path].post["x-capability"]).toBe(capability.id);
+  });
+
+  it("serves a readable reference page", async () => {
+    const response = await fetch(`${h.baseUrl}/v1/docs`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toContain("text/html");
+    const html = await response.text();
+    for (const capability of CAPABILITIES) expect(html).toContain(capability.path);
+  });
+});
