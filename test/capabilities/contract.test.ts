@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CAPABILITIES } from "../../core/index.js";
-import { startHarness, type Harness } from "../support/harness.js";
+import { sql } from "drizzle-orm";
+import { balance, countRows, ledgerEntries, startHarness, waitForTask, type Harness } from "../support/harness.js";
 
 // The rules every task-creating endpoint shares, run over the whole capability table.
 let h: Harness;
@@ -53,5 +54,29 @@ describe.each(CAPABILITIES.map((c) => [c.id, c] as const))("%s", (_id, capabilit
     const response = await h.request("POST", capability.path, { body: capability.example });
     expect(response.status).toBe(422);
     expect(response.body.error.details.header).toBe("Idempotency-Key");
+  });
+});
+
+describe("a capability whose vendor adapter is not there yet", () => {
+  it("ends failed with model_unavailable, refunded to the micro-credit", async () => {
+    const capability = CAPABILITIES.find((c) => c.id === "text_to_image")!;
+    const created = await post(capability.path, capability.example);
+    expect(created.status).toBe(202);
+    await h.startWorker();
+    const done = await waitForTask(h, created.body.task_id, ["failed", "succeeded"]);
+    // Every other task admitted above runs too; wait for all of them before reading the account.
+    while ((await countRows(h, sql`select count(*)::int as n from tasks where status in ('queued', 'running')`)) > 0) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    await h.stopWorker();
+    expect(done.error).toMatchObject({ code: "model_unavailable", retryable: true });
+    expect(done.billing.refunded_credits).toBe(done.billing.charged_credits);
+    expect(done.billing.net_charged_credits).toBe("0.000000");
+    const entries = (await ledgerEntries(h)).filter((e) => e.task_id === done.task_id);
+    expect(entries.map((e) => e.kind)).toEqual(["hold", "release"]);
+    expect(entries[0]!.amount).toBe(entries[1]!.amount);
+    const after = await balance(h);
+    expect(after.held).toBe(0n);
+    expect(after.granted).toBe(after.available + after.held + after.spent);
   });
 });
