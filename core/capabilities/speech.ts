@@ -6,6 +6,7 @@ import { bcp47Tag, codePointLength, primarySubtag, textOfLength } from "../contr
 import { ServiceError } from "../errors/index.js";
 import { selectModel, type Requirement } from "../selection/select.js";
 import type { Capability, Quote } from "./types.js";
+import { preparedFrom } from "./prepared.js";
 
 const toneEntry = z
   .string()
@@ -148,12 +149,6 @@ export const speechCapability: Capability<SpeechInput> = {
       isLive: (m) => ctx.isFamilyLive(m.family),
       requirements: speechRequirements(input, voice.models),
     });
-    return {
-      requestedModel: input.model,
-      resolvedModel: selection.model.id,
-      family: selection.model.family,
-      selectionReason: selection.reason,
-      quote: speechQuote(selection.model, input.input),
-    };
+    return preparedFrom(selection, speechQuote(selection.model, input.input));
   },
 };

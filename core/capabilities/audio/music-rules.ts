@@ -5,6 +5,7 @@ import { codePointLength, textOfLength } from "../../contracts/text.js";
 import { failure, type FieldFailure } from "../../errors/index.js";
 import { selectModel, type Requirement } from "../../selection/select.js";
 import type { PrepareContext, Prepared, Quote } from "../types.js";
+import { preparedFrom } from "../prepared.js";
 
 // What text-to-music and reference-audio-to-music share: the song controls, the `model_options` groups, the
 // cross-field rules and the per-model checks. Types are checked here; bounds that differ by model come from
@@ -223,11 +224,5 @@ export function prepareMusic(input: MusicSongInput & { model: string }, ctx: Pre
     isLive: (m) => ctx.isFamilyLive(m.family),
     requirements: musicRequirements(input, endpoint.limits),
   });
-  return {
-    requestedModel: input.model,
-    resolvedModel: selection.model.id,
-    family: selection.model.family,
-    selectionReason: selection.reason,
-    quote: musicQuote(selection.model, endpoint.priceMode),
-  };
+  return preparedFrom(selection, musicQuote(selection.model, endpoint.priceMode));
 }

@@ -6,6 +6,7 @@ import { mediaInput } from "../../contracts/media-input.js";
 import { bcp47Tag, primarySubtag, textOfLength } from "../../contracts/text.js";
 import { selectModel, type Requirement } from "../../selection/select.js";
 import type { Capability, Quote } from "../types.js";
+import { preparedFrom } from "../prepared.js";
 
 export const voiceCloneInputSchema = z
   .object({
@@ -92,12 +93,6 @@ export const voiceCloneCapability: Capability<VoiceCloneInput> = {
       isLive: (m) => ctx.isFamilyLive(m.family),
       requirements: voiceCloneRequirements(input),
     });
-    return {
-      requestedModel: input.model,
-      resolvedModel: selection.model.id,
-      family: selection.model.family,
-      selectionReason: selection.reason,
-      quote: voiceCloneQuote(selection.model),
-    };
+    return preparedFrom(selection, voiceCloneQuote(selection.model));
   },
 };

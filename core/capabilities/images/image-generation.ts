@@ -3,6 +3,7 @@ import type { ImageOptionInput } from "../../contracts/image-options.js";
 import { findPrice, priceLine } from "../../credits/pricing.js";
 import { selectModel, type Requirement } from "../../selection/select.js";
 import type { PrepareContext, Prepared, Quote } from "../types.js";
+import { preparedFrom } from "../prepared.js";
 
 // What the three image creation endpoints share once their own fields are checked: the candidates of the
 // capability in catalog order, selection, and a prepaid quote of count × the model's per-image price.
@@ -30,11 +31,5 @@ export function prepareImageGeneration(
     isLive: (m) => ctx.isFamilyLive(m.family),
     requirements,
   });
-  return {
-    requestedModel: input.model,
-    resolvedModel: selection.model.id,
-    family: selection.model.family,
-    selectionReason: selection.reason,
-    quote: imageGenerationQuote(selection.model, input.count, input.canvas.tier),
-  };
+  return preparedFrom(selection, imageGenerationQuote(selection.model, input.count, input.canvas.tier));
 }

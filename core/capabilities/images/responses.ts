@@ -7,6 +7,7 @@ import { findPrice, priceLine } from "../../credits/pricing.js";
 import { selectModel } from "../../selection/select.js";
 import type { Capability, Quote } from "../types.js";
 import { understandingOptionFields, understandingRequirements } from "../understanding-requirements.js";
+import { preparedFrom } from "../prepared.js";
 
 const CAPABILITY_ID = "image_to_text";
 export const IMAGE_INPUT_METER = "image_input";
@@ -69,12 +70,6 @@ export const imageUnderstandingCapability: Capability<ImageUnderstandingInput> =
         temperature: input.temperature,
       }),
     });
-    return {
-      requestedModel: input.model,
-      resolvedModel: selection.model.id,
-      family: selection.model.family,
-      selectionReason: selection.reason,
-      quote: imageUnderstandingQuote(selection.model, input.images.length),
-    };
+    return preparedFrom(selection, imageUnderstandingQuote(selection.model, input.images.length));
   },
 };

@@ -3,6 +3,7 @@ import { selectModel } from "../../selection/select.js";
 import type { PrepareContext, Prepared } from "../types.js";
 import { videoGenerationQuote } from "./pricing.js";
 import type { VideoRequirement } from "./requirements.js";
+import { preparedFrom } from "../prepared.js";
 
 export interface GenerationRequest {
   capability: string;
@@ -23,13 +24,7 @@ export async function prepareVideoGeneration(request: GenerationRequest, ctx: Pr
     isLive: (m) => ctx.isFamilyLive(m.family),
     requirements: request.requirements,
   });
-  return {
-    requestedModel: request.model,
-    resolvedModel: selection.model.id,
-    family: selection.model.family,
-    selectionReason: selection.reason,
-    quote: videoGenerationQuote(selection.model, request.seconds(selection.model), request.resolution),
-  };
+  return preparedFrom(selection, videoGenerationQuote(selection.model, request.seconds(selection.model), request.resolution));
 }
 
 // Video generation can queue at the vendor for a long time; past an hour the task fails with a full refund.

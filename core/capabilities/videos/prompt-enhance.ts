@@ -7,6 +7,7 @@ import { failure, type FieldFailure } from "../../errors/index.js";
 import { findPrice, priceLine } from "../../credits/pricing.js";
 import { selectModel } from "../../selection/select.js";
 import type { Capability, Quote } from "../types.js";
+import { preparedFrom } from "../prepared.js";
 
 // The request's `model` is ignored: enhancement always runs on the one enhancement model of the catalog.
 const enhancer = ENHANCEMENT_MODELS[0] as EnhancementModel;
@@ -84,12 +85,14 @@ export const promptEnhanceCapability: Capability<PromptEnhanceInput> = {
       isLive: (m) => ctx.isFamilyLive(m.family),
       requirements: [],
     });
+    // The request's `model` is a compatibility field: the task shows `auto` asked, the enhancer used.
     return {
+      ...preparedFrom(
+        selection,
+        enhancementQuote(selection.model, input.prompt),
+        `fixed: prompt enhancement always runs on ${selection.model.id}; the request's model field is ignored`,
+      ),
       requestedModel: "auto",
-      resolvedModel: selection.model.id,
-      family: selection.model.family,
-      selectionReason: `fixed: prompt enhancement always runs on ${selection.model.id}; the request's model field is ignored`,
-      quote: enhancementQuote(selection.model, input.prompt),
     };
   },
 };

@@ -7,6 +7,7 @@ import { findPrice, priceLine } from "../../credits/pricing.js";
 import { selectModel } from "../../selection/select.js";
 import { understandingOptionFields, understandingRequirements } from "../understanding-requirements.js";
 import type { Capability, Quote } from "../types.js";
+import { preparedFrom } from "../prepared.js";
 
 const CAPABILITY_ID = "video_to_text";
 
@@ -63,12 +64,6 @@ export const videoResponsesCapability: Capability<VideoResponsesInput> = {
         temperature: input.temperature,
       }),
     });
-    return {
-      requestedModel: input.model,
-      resolvedModel: selection.model.id,
-      family: selection.model.family,
-      selectionReason: selection.reason,
-      quote: videoUnderstandingQuote(selection.model),
-    };
+    return preparedFrom(selection, videoUnderstandingQuote(selection.model));
   },
 };
