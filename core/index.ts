@@ -12,6 +12,7 @@ export { createTask, type CreateContext } from "./tasks/create.js";
 export { getTask, listTasksPage } from "./tasks/read.js";
 export { cancelTask } from "./tasks/cancel.js";
 export { executeTask } from "./tasks/execute.js";
+export { pollTask } from "./tasks/poll.js";
 export { sweepOverdueTasks } from "./tasks/sweep.js";
 export { creditBalanceView } from "./credits/view.js";
 export { formatCredits, parseCredits } from "./credits/money.js";

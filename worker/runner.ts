@@ -1,5 +1,5 @@
 import { run, type Logger, type Runner, type TaskList } from "graphile-worker";
-import { executeTask, sweepOverdueTasks, type Core } from "../core/index.js";
+import { executeTask, pollTask, sweepOverdueTasks, type Core } from "../core/index.js";
 
 // The worker: graphile-worker jobs that call into core. No state lives here; any number of these processes
 // can run against one database.
@@ -8,6 +8,10 @@ export function taskList(core: Core): TaskList {
     execute_task: async (payload, helpers) => {
       const { task_id } = payload as { task_id: string };
       await executeTask(core, task_id, helpers.abortSignal);
+    },
+    poll_task: async (payload, helpers) => {
+      const { task_id } = payload as { task_id: string };
+      await pollTask(core, task_id, helpers.abortSignal);
     },
     sweep: async () => {
       await sweepOverdueTasks(core);

@@ -1,4 +1,5 @@
 import type { VendorFamily } from "../config.js";
+import type { UsageCounter } from "../capabilities/types.js";
 import type { ErrorCode } from "../errors/index.js";
 
 export interface ProviderRequest {
@@ -14,10 +15,21 @@ export interface ProviderOutput {
   // The format the vendor says it produced; the stored bytes are probed and are authoritative.
   format?: string;
   sampleRate?: number;
+  // What the artifact is within the result when there are several kinds (e.g. `last_frame`, `clip`).
+  role?: string;
+}
+
+// A finished vendor job: media to download, and/or text or data answered inline, and the quantities the vendor
+// measured that the stored bytes cannot tell (tokens, input seconds).
+export interface ProviderResult {
+  outputs: ProviderOutput[];
+  text?: string;
+  data?: Record<string, unknown>;
+  measured?: Partial<Record<UsageCounter, number>>;
 }
 
 export type ProviderOutcome =
-  | { status: "done"; outputs: ProviderOutput[] }
+  | ({ status: "done" } & ProviderResult)
   | { status: "pending"; ref: string; pollAfterMs: number; progress?: { percent: number; message?: string } };
 
 export interface ProviderAdapter {
@@ -25,6 +37,9 @@ export interface ProviderAdapter {
   // Whether a running task of this family can be stopped at the vendor; decides cancel's 202 versus 409.
   supportsCancel: boolean;
   submit(request: ProviderRequest, signal: AbortSignal): Promise<ProviderOutcome>;
+  // Families that answer "pending" are followed with poll; those that support cancel implement it.
+  poll?(ref: string, request: ProviderRequest, signal: AbortSignal): Promise<ProviderOutcome>;
+  cancel?(ref: string, request: ProviderRequest, signal: AbortSignal): Promise<void>;
 }
 
 // A vendor failure already mapped to a public code. `transient` failures are retried inside the deadline;

@@ -1,6 +1,8 @@
 import { ServiceError } from "../errors/index.js";
 import type { Core } from "../runtime.js";
 import { toEnvelope, type TaskEnvelope } from "./envelope.js";
+import { enqueueJob } from "../jobs/enqueue.js";
+import { pollJobKey } from "./advance.js";
 import { finishUnsuccessfully } from "./finish.js";
 import { findTaskForTenant, isTerminal, transitionTask } from "./repository.js";
 import { envelopeContext } from "./read.js";
@@ -42,9 +44,14 @@ export async function cancelTask(core: Core, tenantId: string, taskId: string, r
         },
       );
     }
-    const marked = await transitionTask(core.db, taskId, ["running"], {
-      cancelRequestedAt: row.cancelRequestedAt ?? now,
-      cancelReason: row.cancelReason ?? reason ?? null,
+    // The poll job that stops the vendor work is brought forward to now.
+    const marked = await core.db.transaction(async (tx) => {
+      const updated = await transitionTask(tx, taskId, ["running"], {
+        cancelRequestedAt: row.cancelRequestedAt ?? now,
+        cancelReason: row.cancelReason ?? reason ?? null,
+      });
+      if (updated) await enqueueJob(tx, "poll_task", { task_id: taskId }, { jobKey: pollJobKey(taskId) });
+      return updated;
     });
     if (marked) return { task: toEnvelope(marked, envelopeContext(core)), outcome: "requested" };
   }

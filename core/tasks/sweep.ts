@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { Core } from "../runtime.js";
+import { DEADLINE_PASSED } from "./advance.js";
 import { finishUnsuccessfully } from "./finish.js";
 
 // Periodic safety net: any open task past its deadline ends failed with model_timeout and a full refund,
@@ -10,10 +11,7 @@ export async function sweepOverdueTasks(core: Core): Promise<number> {
     select id from tasks where status in ('queued', 'running') and deadline_at <= ${now.toISOString()} limit 500`);
   let ended = 0;
   for (const { id } of overdue) {
-    const row = await finishUnsuccessfully(core, id, "failed", {
-      code: "model_timeout",
-      message: "the task passed its deadline before the model finished",
-    });
+    const row = await finishUnsuccessfully(core, id, "failed", DEADLINE_PASSED);
     if (row) ended++;
   }
   await core.db.execute(sql`delete from idempotency_keys where expires_at <= ${now.toISOString()}`);

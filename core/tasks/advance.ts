@@ -1,0 +1,69 @@
+import { enqueueJob, type JobName } from "../jobs/enqueue.js";
+import { ProviderFailure, type ProviderOutcome } from "../providers/types.js";
+import type { Core } from "../runtime.js";
+import { finishSucceeded, finishUnsuccessfully, type NewArtifact } from "./finish.js";
+import { measuredUsage, outputOf, storeOutput } from "./outputs.js";
+import { transitionTask, type TaskRow } from "./repository.js";
+
+const MAX_TRANSIENT_ATTEMPTS = 6;
+
+export const DEADLINE_PASSED = { code: "model_timeout", message: "the task passed its deadline before the model finished" };
+
+// One poll job per task at a time: a newer one (e.g. after a cancel request) replaces the scheduled one.
+export function pollJobKey(taskId: string): string {
+  return `poll:${taskId}`;
+}
+
+// Exponential backoff from the configured base, unless the vendor said when to come back (429 Retry-After).
+function backoffMs(baseMs: number, attempt: number, hint: number | undefined): number {
+  return hint ?? Math.min(60_000, baseMs * 2 ** Math.max(0, attempt - 1));
+}
+
+// What the worker does with a vendor's answer, whether to a submission or to a poll: finish the task with its
+// stored outputs, or schedule the next poll without holding a worker slot meanwhile.
+export async function applyOutcome(core: Core, task: TaskRow, outcome: ProviderOutcome, signal: AbortSignal): Promise<void> {
+  if (outcome.status === "pending") {
+    const runAt = new Date(core.clock().getTime() + outcome.pollAfterMs);
+    await core.db.transaction(async (tx) => {
+      const updated = await transitionTask(tx, task.id, ["running"], {
+        providerRef: outcome.ref,
+        progress: {
+          percent: outcome.progress?.percent ?? 20,
+          stage: "generating",
+          message: outcome.progress?.message ?? `${task.resolvedModel} is working`,
+        },
+      });
+      if (updated) await enqueueJob(tx, "poll_task", { task_id: task.id }, { runAt, jobKey: pollJobKey(task.id) });
+    });
+    return;
+  }
+  if (outcome.outputs.length === 0 && outcome.text === undefined && outcome.data === undefined) {
+    throw new ProviderFailure("model_request_failed", "vendor reported completion without any output", false);
+  }
+  const stored: NewArtifact[] = [];
+  for (const output of outcome.outputs) stored.push(await storeOutput(core, task, output, signal));
+  await finishSucceeded(core, task.id, {
+    output: outputOf(task, stored, outcome),
+    usage: measuredUsage(task, stored, outcome),
+    artifacts: stored,
+  });
+}
+
+// A mapped vendor failure: transient ones are tried again (the same job, later) while attempts and the deadline
+// allow; anything else ends the task failed with a full refund, the vendor's wording kept in the message.
+export async function applyFailure(core: Core, task: TaskRow, error: ProviderFailure, job: JobName): Promise<void> {
+  const retryAt = new Date(core.clock().getTime() + backoffMs(core.config.providerRetryBaseMs, task.attempts, error.retryAfterMs));
+  if (error.transient && task.attempts < MAX_TRANSIENT_ATTEMPTS && retryAt < task.deadlineAt) {
+    await core.db.transaction(async (tx) => {
+      const updated = await transitionTask(tx, task.id, ["running"], {
+        attempts: task.attempts + 1,
+        progress: { percent: 5, stage: "retrying", message: `${error.code}: ${error.message}; retrying at ${retryAt.toISOString()}` },
+      });
+      if (updated) {
+        await enqueueJob(tx, job, { task_id: task.id }, { runAt: retryAt, ...(job === "poll_task" ? { jobKey: pollJobKey(task.id) } : {}) });
+      }
+    });
+    return;
+  }
+  await finishUnsuccessfully(core, task.id, "failed", { code: error.code, message: error.message });
+}

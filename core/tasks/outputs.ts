@@ -1,0 +1,100 @@
+import { createHash } from "node:crypto";
+import { MediaProbeError, probeMedia, type MediaProbe } from "../media/probe.js";
+import { downloadOutput } from "../providers/http.js";
+import { ProviderFailure, type ProviderOutput, type ProviderResult } from "../providers/types.js";
+import type { Core } from "../runtime.js";
+import type { StoredUsage } from "./envelope.js";
+import type { NewArtifact } from "./finish.js";
+import type { TaskRow } from "./repository.js";
+
+const CONTENT_TYPES: Record<string, string> = {
+  mp3: "audio/mpeg",
+  wav: "audio/wav",
+  flac: "audio/flac",
+  opus: "audio/ogg",
+  pcm: "audio/L16",
+  png: "image/png",
+  jpeg: "image/jpeg",
+  jpg: "image/jpeg",
+  webp: "image/webp",
+  mp4: "video/mp4",
+  mov: "video/quicktime",
+};
+
+type StoredMedia = MediaProbe & { format: string; role: string | null };
+
+// Downloads one vendor output (at most 3 attempts), checks that it decodes, and stores it as an artifact.
+export async function storeOutput(core: Core, task: TaskRow, output: ProviderOutput, signal: AbortSignal): Promise<NewArtifact> {
+  const bytes = await downloadOutput(output.url, signal);
+  const format = output.format ?? "bin";
+  let probe: MediaProbe;
+  try {
+    probe = await probeMedia(bytes, format === "pcm" ? { format: "pcm", sampleRate: output.sampleRate ?? 32000 } : undefined);
+  } catch (error) {
+    if (error instanceof MediaProbeError) {
+      throw new ProviderFailure("model_output_invalid", `the model's output is not decodable ${output.kind}: ${error.message}`, false);
+    }
+    throw error;
+  }
+  const id = core.ids.artifact();
+  const storageKey = `${task.tenantId}/${task.id}/${id}.${format}`;
+  await core.artifacts.put(storageKey, bytes);
+  const media: StoredMedia = { format, role: output.role ?? null, ...probe };
+  return {
+    id,
+    kind: output.kind,
+    contentType: CONTENT_TYPES[format] ?? "application/octet-stream",
+    byteSize: bytes.length,
+    sha256: createHash("sha256").update(bytes).digest("hex"),
+    storageKey,
+    media: media as unknown as Record<string, unknown>,
+  };
+}
+
+function mediaOf(artifact: NewArtifact): StoredMedia {
+  return artifact.media as unknown as StoredMedia;
+}
+
+// Usage counters come from the stored bytes (and from the vendor for what bytes cannot tell); the billed lines
+// and total are the admission quote.
+export function measuredUsage(task: TaskRow, stored: NewArtifact[], result: ProviderResult): StoredUsage {
+  const quote = task.quote as StoredUsage;
+  const counters = { ...quote.counters };
+  const images = stored.filter((a) => a.kind === "image" && mediaOf(a).role !== "last_frame");
+  const videos = stored.filter((a) => a.kind === "video");
+  const audio = stored.filter((a) => a.kind === "audio");
+  if (images.length > 0) {
+    counters.image_count = images.length;
+    counters.image_pixels = images.reduce((sum, a) => sum + (mediaOf(a).width ?? 0) * (mediaOf(a).height ?? 0), 0);
+  }
+  if (videos.length > 0) {
+    const seconds = Math.ceil(videos.reduce((sum, a) => sum + mediaOf(a).durationSeconds, 0));
+    counters.output_video_seconds = seconds;
+    counters.video_seconds = seconds;
+  }
+  if (audio.length > 0) counters.audio_seconds = Math.ceil(audio.reduce((sum, a) => sum + mediaOf(a).durationSeconds, 0));
+  return { ...quote, counters: { ...counters, ...result.measured } };
+}
+
+export function outputOf(task: TaskRow, stored: NewArtifact[], result: ProviderResult): Record<string, unknown> {
+  return {
+    type: stored[0]?.kind ?? task.capability,
+    ...(result.text !== undefined ? { text: result.text } : {}),
+    ...result.data,
+    artifacts: stored.map((a) => {
+      const media = mediaOf(a);
+      return {
+        artifact_id: a.id,
+        kind: a.kind,
+        ...(media.role ? { role: media.role } : {}),
+        content_type: a.contentType,
+        byte_size: a.byteSize,
+        format: media.format,
+        ...(a.kind === "image" || a.kind === "video" ? { width: media.width, height: media.height } : {}),
+        ...(a.kind !== "image" ? { duration_seconds: media.durationSeconds } : {}),
+        ...(a.kind === "audio" ? { sample_rate: media.sampleRate, channels: media.channels } : {}),
+        ...(a.kind === "video" ? { has_audio: media.hasAudio } : {}),
+      };
+    }),
+  };
+}

@@ -1,0 +1,41 @@
+import { ProviderFailure } from "../providers/types.js";
+import type { Core } from "../runtime.js";
+import { applyFailure, applyOutcome, DEADLINE_PASSED } from "./advance.js";
+import { finishUnsuccessfully } from "./finish.js";
+import { findTask } from "./repository.js";
+
+// One run of the poll_task job: look at a vendor job once. Between polls the task is only a row and a scheduled
+// job, so thousands of long tasks in flight cost no worker slots. A requested cancel, or a passed deadline,
+// stops the vendor job (best effort) and ends the task with a full refund.
+export async function pollTask(core: Core, taskId: string, signal: AbortSignal): Promise<void> {
+  const task = await findTask(core.db, taskId);
+  if (!task || task.status !== "running" || !task.providerRef) return;
+  const adapter = core.providers.get(task.providerFamily as never);
+  const request = { taskId, capability: task.capability, model: task.resolvedModel, input: task.input as Record<string, unknown> };
+  const stopAtVendor = async () => {
+    if (adapter?.cancel) await adapter.cancel(task.providerRef as string, request, signal).catch(() => undefined);
+  };
+  if (task.cancelRequestedAt && adapter?.supportsCancel) {
+    await stopAtVendor();
+    await finishUnsuccessfully(core, taskId, "canceled", null);
+    return;
+  }
+  if (task.deadlineAt <= core.clock()) {
+    await stopAtVendor();
+    await finishUnsuccessfully(core, taskId, "failed", DEADLINE_PASSED);
+    return;
+  }
+  if (!adapter?.poll) {
+    await finishUnsuccessfully(core, taskId, "failed", {
+      code: "model_unavailable",
+      message: `vendor family ${task.providerFamily} cannot be polled for ${task.resolvedModel}`,
+    });
+    return;
+  }
+  try {
+    await applyOutcome(core, task, await adapter.poll(task.providerRef, request, signal), signal);
+  } catch (error) {
+    if (!(error instanceof ProviderFailure)) throw error;
+    await applyFailure(core, task, error, "poll_task");
+  }
+}
