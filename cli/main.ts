@@ -1,6 +1,10 @@
+import path from "node:path";
 import { parseArgs } from "node:util";
-import { admin, AREAS, createCore, isArea, loadConfig, migrateDatabase, parseCredits, ServiceError, type Area } from "../core/index.js";
-import { ensureDatabase, localSecret } from "../scripts/local-env.js";
+import { admin, AREAS, createCore, isArea, loadConfig, migrateDatabase, parseCredits, SCOPES, ServiceError, type Area } from "../core/index.js";
+import { DATA_DIR, ensureDatabase, localCallbackSecretKey, localSecret } from "../scripts/local-env.js";
+import { localDevSigningKey } from "../scripts/local-oauth-key.js";
+import { reserveStdoutForProtocol, runMcpCommand } from "./mcp-command.js";
+import { runTokenCommand } from "./token-command.js";
 
 const USAGE = `svc — operate the media task service
 
@@ -10,9 +14,12 @@ const USAGE = `svc — operate the media task service
   svc key create TENANT_ID [--name N] [--areas a,b] create an API key (shown once)
   svc key revoke KEY_ID                             revoke an API key
   svc credits grant TENANT_ID AMOUNT [--note TEXT]  add credits (decimal, up to 6 places)
+  svc token TENANT_ID [--scopes a,b] [--ttl SECS]   mint a development access token for the MCP server
+  svc mcp                                           serve MCP on stdin/stdout as SVC_API_KEY (key or token)
 
   --json   machine-readable output
 Areas: ${AREAS.join(", ")}.
+Scopes: ${SCOPES.join(", ")} (default: all).
 Uses DATABASE_URL, or the embedded database that \`npm start\` runs.`;
 
 function parseAreas(text: string | undefined): Area[] | null {
@@ -33,6 +40,8 @@ async function main(argv: string[]): Promise<number> {
       credits: { type: "string" },
       areas: { type: "string" },
       note: { type: "string" },
+      scopes: { type: "string" },
+      ttl: { type: "string" },
       help: { type: "boolean", short: "h", default: false },
     },
   });
@@ -41,12 +50,28 @@ async function main(argv: string[]): Promise<number> {
     console.log(USAGE);
     return noun ? 0 : 2;
   }
+  if (noun === "mcp") reserveStdoutForProtocol();
   const database = await ensureDatabase();
-  const config = loadConfig({ ...process.env, DATABASE_URL: database.url, ARTIFACT_URL_SECRET: await localSecret() });
+  const config = loadConfig({
+    ...process.env,
+    DATABASE_URL: database.url,
+    ARTIFACT_URL_SECRET: await localSecret(),
+    CALLBACK_SECRET_ENCRYPTION_KEY: await localCallbackSecretKey(),
+    // Only the MCP commands create the local development key; `svc mcp` stores uploads where `npm start` serves them.
+    ...(noun === "token" || noun === "mcp"
+      ? { OAUTH_DEV_SIGNING_KEY: await localDevSigningKey(), ARTIFACT_DIR: process.env.ARTIFACT_DIR ?? path.join(DATA_DIR, "artifacts") }
+      : {}),
+  });
   await migrateDatabase(config.databaseUrl);
   const core = createCore(config, { dbPoolSize: 2 });
   const print = (json: unknown, text: string) => console.log(values.json ? JSON.stringify(json, null, 2) : text);
   try {
+    if (noun === "mcp") return await runMcpCommand(core);
+    if (noun === "token") {
+      const token = await runTokenCommand(core, verb, values);
+      print(token, `access token for ${token.tenant_id} (${token.scope}), valid ${token.expires_in} s for ${token.audience}:\n${token.access_token}`);
+      return 0;
+    }
     const command = `${noun} ${verb ?? ""}`.trim();
     switch (command) {
       case "tenant create": {

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { devSigningKeySchema, type DevSigningKey } from "./oauth/dev-signing-key.js";
 
 // Every setting the processes read, validated once at start. An invalid value stops the process with a message
 // naming the variable, rather than failing later in a request.
@@ -8,6 +9,27 @@ export const VENDOR_FAMILIES: readonly VendorFamily[] = vendorFamilies;
 
 const port = z.coerce.number().int().min(0).max(65535);
 const optionalUrl = z.url().optional();
+const devSigningKeyJson = z
+  .string()
+  .transform((text, ctx) => {
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      ctx.addIssue({ code: "custom", message: "must be an ES256 private JWK as JSON (npm start keeps one in .data/)" });
+      return z.NEVER;
+    }
+  })
+  .pipe(devSigningKeySchema);
+const flag = z.enum(["true", "false", "1", "0"]).default("false").transform((v) => v === "true" || v === "1");
+// The AES-256-GCM key that keeps callback signing secrets encrypted at rest: 32 bytes, base64 or base64url.
+const aes256Key = z.string().transform((text, ctx) => {
+  const key = Buffer.from(text, "base64");
+  if (!/^[A-Za-z0-9+/_-]+={0,2}$/.test(text) || key.length !== 32) {
+    ctx.addIssue({ code: "custom", message: "must be 32 random bytes, base64-encoded (openssl rand -base64 32)" });
+    return z.NEVER;
+  }
+  return key;
+});
 
 const envSchema = z.object({
   DATABASE_URL: z.string().min(1),
@@ -23,7 +45,20 @@ const envSchema = z.object({
   ARTIFACT_URL_TTL_SECONDS: z.coerce.number().int().positive().default(86_400),
   WORKER_CONCURRENCY: z.coerce.number().int().positive().default(16),
   PROVIDER_RETRY_BASE_MS: z.coerce.number().int().positive().default(1000),
+  WORKER_POLL_INTERVAL_MS: z.coerce.number().int().positive().default(1000),
+  CALLBACK_SECRET_ENCRYPTION_KEY: aes256Key,
+  CALLBACK_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+  CALLBACK_RETRY_MINUTE_MS: z.coerce.number().int().positive().default(60_000),
+  OUTBOUND_ALLOW_LOOPBACK_HTTP: flag,
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  MCP_HOST: z.string().min(1).default("127.0.0.1"),
+  MCP_PORT: port.default(8081),
+  MCP_PUBLIC_URL: optionalUrl,
+  MCP_TOOL_NAMES: z.enum(["dotted", "underscore", "both"]).default("dotted"),
+  OAUTH_ISSUER: optionalUrl,
+  OAUTH_JWKS_URL: optionalUrl,
+  OAUTH_DEV_SIGNING_KEY: devSigningKeyJson.optional(),
+  ASSET_UPLOAD_MAX_BYTES: z.coerce.number().int().positive().default(16 * 1024 * 1024),
 });
 
 const providerSchema = z.object({ baseUrl: optionalUrl, apiKey: z.string().min(1).optional() });
@@ -50,8 +85,24 @@ export interface Config {
   artifactUrlTtlSeconds: number;
   workerConcurrency: number;
   providerRetryBaseMs: number;
+  // How often the worker looks for jobs scheduled in the future (callback retries, polls); new jobs wake it at once.
+  workerPollIntervalMs: number;
+  callbackSecretKey: Buffer;
+  // A delivery counts only when a 2xx arrives within this time (SPEC.md: 10 seconds).
+  callbackTimeoutMs: number;
+  // The length of one minute of the retry schedule (1, 5, 30, 120, 720 minutes); shorter only in tests.
+  callbackRetryMinuteMs: number;
+  // Development and tests: outbound requests may use plain http:// and reach loopback addresses.
+  outboundAllowLoopbackHttp: boolean;
   logLevel: string;
   providers: Partial<Record<VendorFamily, ProviderEndpoint>>;
+  // The MCP server's address and public URL; its OAuth resource (the audience of access tokens) is `${publicUrl}/mcp`.
+  // `toolNames` lists tools as svc.<area>.<verb>, as svc_<area>_<verb> for hosts that refuse dots, or both.
+  mcp: { host: string; port: number; publicUrl: string; toolNames: "dotted" | "underscore" | "both" };
+  // Access tokens accepted besides API keys: an external issuer with its JWKS, and/or the local development key.
+  oauth: { issuer: string | null; jwksUrl: string | null; devSigningKey: DevSigningKey | null };
+  // Largest asset accepted by POST /v1/assets and svc.assets.upload, decoded.
+  assetUploadMaxBytes: number;
 }
 
 export class ConfigError extends Error {}
@@ -70,6 +121,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       providers[family] = { baseUrl: provider.data.baseUrl.replace(/\/+$/, ""), apiKey: provider.data.apiKey };
     }
   }
+  if (Boolean(env.OAUTH_ISSUER) !== Boolean(env.OAUTH_JWKS_URL)) problems.push("  OAUTH_ISSUER, OAUTH_JWKS_URL: set both or neither");
   if (!parsed.success || problems.length > 0) throw new ConfigError(`invalid configuration:\n${problems.join("\n")}`);
   const values = parsed.data;
   return {
@@ -83,7 +135,24 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     artifactUrlTtlSeconds: values.ARTIFACT_URL_TTL_SECONDS,
     workerConcurrency: values.WORKER_CONCURRENCY,
     providerRetryBaseMs: values.PROVIDER_RETRY_BASE_MS,
+    workerPollIntervalMs: values.WORKER_POLL_INTERVAL_MS,
+    callbackSecretKey: values.CALLBACK_SECRET_ENCRYPTION_KEY,
+    callbackTimeoutMs: values.CALLBACK_TIMEOUT_MS,
+    callbackRetryMinuteMs: values.CALLBACK_RETRY_MINUTE_MS,
+    outboundAllowLoopbackHttp: values.OUTBOUND_ALLOW_LOOPBACK_HTTP,
     logLevel: values.LOG_LEVEL,
     providers,
+    mcp: {
+      host: values.MCP_HOST,
+      port: values.MCP_PORT,
+      publicUrl: (values.MCP_PUBLIC_URL ?? `http://${values.MCP_HOST}:${values.MCP_PORT}`).replace(/\/+$/, ""),
+      toolNames: values.MCP_TOOL_NAMES,
+    },
+    oauth: {
+      issuer: values.OAUTH_ISSUER ?? null,
+      jwksUrl: values.OAUTH_JWKS_URL ?? null,
+      devSigningKey: values.OAUTH_DEV_SIGNING_KEY ?? null,
+    },
+    assetUploadMaxBytes: values.ASSET_UPLOAD_MAX_BYTES,
   };
 }

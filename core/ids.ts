@@ -36,6 +36,8 @@ export interface IdGenerator {
   tenant(): string;
   apiKey(): string;
   event(): string;
+  callbackSigningKey(): string;
+  callbackDelivery(): string;
 }
 
 export function defaultIds(clock: () => Date = () => new Date()): IdGenerator {
@@ -45,5 +47,7 @@ export function defaultIds(clock: () => Date = () => new Date()): IdGenerator {
     tenant: () => timeOrderedId("ten", clock().getTime()),
     apiKey: () => timeOrderedId("key", clock().getTime()),
     event: () => timeOrderedId("evt", clock().getTime()),
+    callbackSigningKey: () => timeOrderedId("csk", clock().getTime()),
+    callbackDelivery: () => timeOrderedId("dlv", clock().getTime()),
   };
 }

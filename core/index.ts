@@ -25,3 +25,22 @@ export * as catalog from "./catalog/cards.js";
 export { buildOpenApiDocument } from "./openapi/document.js";
 export { renderReferencePage } from "./openapi/reference-page.js";
 export { DOCUMENTED_ROUTES } from "./openapi/routes.js";
+export { zodFailures } from "./errors/index.js";
+export { uploadAsset, assetUploadSchema, type UploadedAsset } from "./assets/upload.js";
+export { SCOPE_TABLE, SCOPES, isScope, scopeFor, missingScopes, type Scope } from "./oauth/scopes.js";
+export { InsufficientScopeError } from "./oauth/insufficient-scope.js";
+export { authenticateBearer, type Grant } from "./oauth/bearer.js";
+export { createAccessTokenVerifier, type AccessTokenVerifier } from "./oauth/access-token.js";
+export { generateDevSigningKey, devJwks, mintDevAccessToken, type DevSigningKey } from "./oauth/dev-signing-key.js";
+export {
+  mcpResourceUrl,
+  protectedResourceMetadata,
+  protectedResourceMetadataUrl,
+  devIssuer,
+  devJwksUrl,
+} from "./oauth/resource-metadata.js";
+export { taskEnvelopeSchema } from "./contracts/envelope-schema.js";
+export { deliverCallback } from "./callbacks/deliver.js";
+export { redeliverCallback } from "./callbacks/redeliver.js";
+export { createSigningKey, getSigningKey, listSigningKeysPage, retireSigningKey } from "./callbacks/signing-keys.js";
+export { rotateSigningKey } from "./callbacks/rotate-signing-key.js";

@@ -2,12 +2,17 @@ import type { AddressInfo } from "node:net";
 import Fastify from "fastify";
 import { registerControlRoutes } from "./control-routes.js";
 import { vendorAFamily } from "./families/vendor-a.js";
+import { vendorBFamily } from "./families/vendor-b.js";
+import { vendorCFamily } from "./families/vendor-c.js";
+import { vendorDFamily } from "./families/vendor-d.js";
+import { vendorEFamily } from "./families/vendor-e.js";
+import { vendorFFamily } from "./families/vendor-f.js";
 import { FaultQueue } from "./faults.js";
 import { FileStore } from "./file-store.js";
 import { RequestLog } from "./request-log.js";
 import type { EmulatorContext, VendorFamily } from "./vendor-family.js";
 
-const VENDOR_FAMILIES: readonly VendorFamily[] = [vendorAFamily];
+const VENDOR_FAMILIES: readonly VendorFamily[] = [vendorAFamily, vendorBFamily, vendorCFamily, vendorDFamily, vendorEFamily, vendorFFamily];
 
 export interface EmulatorOptions {
   host?: string;

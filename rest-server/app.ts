@@ -4,6 +4,8 @@ import { registerErrorHandling } from "./plugins/errors.js";
 import { registerJsonBody } from "./plugins/json-body.js";
 import { requestIdFor } from "./plugins/request-id.js";
 import { registerAccountRoutes } from "./routes/account-routes.js";
+import { registerAssetRoutes } from "./routes/asset-routes.js";
+import { registerCallbackRoutes } from "./routes/callback-routes.js";
 import { registerCapabilityRoutes } from "./routes/capability-routes.js";
 import { registerCatalogRoutes } from "./routes/catalog-routes.js";
 import { registerHealthRoutes } from "./routes/health-routes.js";
@@ -44,7 +46,9 @@ export function buildRestApp(core: Core, options: RestAppOptions = {}): FastifyI
   registerCapabilityRoutes(app, core);
   registerTaskRoutes(app, core);
   registerAccountRoutes(app, core);
+  registerAssetRoutes(app, core);
   registerVoiceRoutes(app, core);
+  registerCallbackRoutes(app, core);
   registerCatalogRoutes(app, core);
   registerHealthRoutes(app, core);
   registerOpenApiRoutes(app, core);

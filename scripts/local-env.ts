@@ -70,13 +70,24 @@ export async function ensureDatabase(log: (line: string) => void = () => {}): Pr
   return { url, stop: () => server.stop() };
 }
 
-// ARTIFACT_URL_SECRET signs download URLs; locally it is generated once and kept in the data folder.
-export async function localSecret(): Promise<string> {
-  if (process.env.ARTIFACT_URL_SECRET) return process.env.ARTIFACT_URL_SECRET;
-  const file = path.join(DATA_DIR, "artifact-url-secret");
+// Secrets a deployment configures are generated once locally and kept in the data folder (unless set).
+async function generatedOnce(variable: string, fileName: string): Promise<string> {
+  const given = process.env[variable];
+  if (given) return given;
+  const file = path.join(DATA_DIR, fileName);
   if (existsSync(file)) return (await readFile(file, "utf8")).trim();
   await mkdir(DATA_DIR, { recursive: true });
   const secret = randomBytes(32).toString("base64url");
   await writeFile(file, `${secret}\n`, { mode: 0o600 });
   return secret;
+}
+
+// ARTIFACT_URL_SECRET signs download URLs.
+export function localSecret(): Promise<string> {
+  return generatedOnce("ARTIFACT_URL_SECRET", "artifact-url-secret");
+}
+
+// CALLBACK_SECRET_ENCRYPTION_KEY encrypts callback signing secrets at rest (32 bytes, base64url).
+export function localCallbackSecretKey(): Promise<string> {
+  return generatedOnce("CALLBACK_SECRET_ENCRYPTION_KEY", "callback-secret-encryption-key");
 }

@@ -5,7 +5,8 @@ import path from "node:path";
 import { createCore, loadConfig, migrateDatabase } from "../core/index.js";
 import { providerEnvNames, VENDOR_FAMILIES } from "../core/config.js";
 import { bootstrapDevTenant, DEV_TENANT_CREDITS } from "../cli/bootstrap.js";
-import { DATA_DIR, ensureDatabase, localSecret, PROJECT_ROOT } from "./local-env.js";
+import { DATA_DIR, ensureDatabase, localCallbackSecretKey, localSecret, PROJECT_ROOT } from "./local-env.js";
+import { localDevSigningKey } from "./local-oauth-key.js";
 
 // `npm start`: the whole service on one machine — database (embedded unless DATABASE_URL is set), the vendor
 // emulator, the REST server and the worker, each its own process as a deployment would run them.
@@ -17,6 +18,8 @@ const env: Record<string, string | undefined> = {
   ...process.env,
   DATABASE_URL: database.url,
   ARTIFACT_URL_SECRET: await localSecret(),
+  CALLBACK_SECRET_ENCRYPTION_KEY: await localCallbackSecretKey(),
+  OAUTH_DEV_SIGNING_KEY: await localDevSigningKey(),
   ARTIFACT_DIR: process.env.ARTIFACT_DIR ?? path.join(DATA_DIR, "artifacts"),
 };
 const emulatorPort = process.env.EMULATOR_PORT ?? "4010";
@@ -95,8 +98,11 @@ if (emulated.length > 0) {
 }
 launch("worker", "worker/main.ts");
 launch("rest", "rest-server/main.ts");
+launch("mcp", "mcp-server/main.ts");
 const base = config.publicBaseUrl;
 await waitFor(`${base}/healthz`, 60_000);
+await waitFor(`${config.mcp.publicUrl}/healthz`, 60_000);
+log(`MCP server at ${config.mcp.publicUrl}/mcp (Streamable HTTP; \`npx svc mcp\` serves stdio)`);
 
 if (created) {
   await writeFile(path.join(DATA_DIR, "dev-api-key"), `${created.key}\n`, { mode: 0o600 }).catch(() => undefined);

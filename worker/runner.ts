@@ -1,5 +1,5 @@
 import { run, type Logger, type Runner, type TaskList } from "graphile-worker";
-import { executeTask, pollTask, sweepOverdueTasks, type Core } from "../core/index.js";
+import { deliverCallback, executeTask, pollTask, sweepOverdueTasks, type Core } from "../core/index.js";
 
 // The worker: graphile-worker jobs that call into core. No state lives here; any number of these processes
 // can run against one database.
@@ -12,6 +12,9 @@ export function taskList(core: Core): TaskList {
     poll_task: async (payload, helpers) => {
       const { task_id } = payload as { task_id: string };
       await pollTask(core, task_id, helpers.abortSignal);
+    },
+    deliver_callback: async (payload, helpers) => {
+      await deliverCallback(core, payload, helpers.abortSignal);
     },
     sweep: async () => {
       await sweepOverdueTasks(core);
@@ -27,7 +30,7 @@ export async function startWorker(
     connectionString: core.config.databaseUrl,
     concurrency: options.concurrency ?? core.config.workerConcurrency,
     noHandleSignals: !options.handleSignals,
-    pollInterval: 1000,
+    pollInterval: core.config.workerPollIntervalMs,
     taskList: taskList(core),
     crontab: "* * * * * sweep ?max=1",
     ...(options.logger ? { logger: options.logger } : {}),

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { Executor } from "../db/client.js";
 
-export type JobName = "execute_task" | "poll_task";
+export type JobName = "execute_task" | "poll_task" | "deliver_callback";
 
 export interface JobOptions {
   runAt?: Date;

@@ -1,7 +1,9 @@
 import { z } from "zod";
+import { assetUploadSchema } from "../assets/upload.js";
 import { CAPABILITIES } from "../capabilities/table.js";
 import { ERROR_CATALOGUE } from "../errors/catalogue.js";
 import { errorEnvelopeSchema, taskEnvelopeSchema } from "../contracts/envelope-schema.js";
+import { callbackSchemas, callbackWebhooks } from "./callback-documentation.js";
 import { DOCUMENTED_ROUTES, type DocumentedRoute } from "./routes.js";
 
 // OpenAPI 3.1, generated from the capability table, the shared wire schemas and the documented route list.
@@ -37,6 +39,8 @@ function successContent(route: DocumentedRoute) {
   switch (route.response) {
     case "TaskEnvelope":
     case "TaskList":
+    case "CallbackSigningKey":
+    case "CallbackSigningKeyList":
       return { "application/json": { schema: ref(route.response) } };
     case "binary":
       return { "application/octet-stream": { schema: { type: "string", contentMediaType: "application/octet-stream" } } };
@@ -58,11 +62,20 @@ function documentedOperation(route: DocumentedRoute) {
   };
   if (route.path.includes("{")) responses["404"] = errorResponse("not found (task_not_found, not_found, artifact_not_found…)");
   if (route.path.endsWith("/cancel")) responses["409"] = errorResponse("conflict: execution continues, keep polling");
+  for (const [status, description] of Object.entries(route.errors ?? {})) responses[status] = errorResponse(description);
   return {
     summary: route.summary,
     operationId: `${route.method.toLowerCase()}${route.path.replace(/[{}]/g, "").replace(/[/.-](\w)/g, (_, c: string) => c.toUpperCase())}`,
     ...(route.area ? { tags: [route.area] } : { tags: ["service"], security: [] }),
     ...(parameters.length > 0 ? { parameters } : {}),
+    ...(route.requestBody
+      ? {
+          requestBody: {
+            required: false,
+            content: { "application/json": { schema: ref(route.requestBody), ...(route.requestExample ? { example: route.requestExample } : {}) } },
+          },
+        }
+      : {}),
     responses,
   };
 }
@@ -72,6 +85,8 @@ export function buildOpenApiDocument(serverUrl: string) {
   const schemas: Record<string, unknown> = {
     TaskEnvelope: jsonSchema(taskEnvelopeSchema),
     ErrorEnvelope: jsonSchema(errorEnvelopeSchema),
+    AssetUploadRequest: jsonSchema(assetUploadSchema, "input"),
+    ...callbackSchemas(jsonSchema),
     TaskList: {
     type: "object",
     properties: {
@@ -132,6 +147,7 @@ export function buildOpenApiDocument(serverUrl: string) {
         `GET /v1/tasks/{task_id} until it is terminal. Error codes: ${Object.keys(ERROR_CATALOGUE).join(", ")}.`,
     },
     servers: [{ url: serverUrl }],
+    webhooks: callbackWebhooks(),
     security: [{ bearerAuth: [] }],
     components: {
       securitySchemes: { bearerAuth: { type: "http", scheme: "bearer", description: "API key sk_<region>_…" } },

@@ -19,7 +19,7 @@ export function renderReferencePage(document: OpenApiDocument): string {
   <p>${escape(String(operation.summary ?? ""))}</p>
   ${operation["x-mcp-tool"] ? `<p>MCP tool: <code>${escape(String(operation["x-mcp-tool"]))}</code></p>` : ""}
   <p>Responses: ${escape(responses)}</p>
-  ${body ? `<details><summary>Example body</summary><pre>${escape(JSON.stringify(body.content["application/json"].example, null, 2))}</pre></details>` : ""}
+  ${body?.content["application/json"].example !== undefined ? `<details><summary>Example body</summary><pre>${escape(JSON.stringify(body.content["application/json"].example, null, 2))}</pre></details>` : ""}
   ${schema ? `<details><summary>Request schema</summary><pre>${escape(JSON.stringify(schema, null, 2))}</pre></details>` : ""}
 </section>`;
     }),

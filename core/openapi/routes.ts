@@ -5,8 +5,13 @@ export interface DocumentedRoute {
   path: string;
   summary: string;
   area: Area | null;
-  response: "TaskEnvelope" | "TaskList" | "json" | "binary" | "html" | "openapi";
+  response: "TaskEnvelope" | "TaskList" | "CallbackSigningKey" | "CallbackSigningKeyList" | "json" | "binary" | "html" | "openapi";
   successStatus?: number;
+  // A component schema for the (optional) JSON body, and an example of it.
+  requestBody?: "CreateCallbackSigningKeyRequest" | "RotateCallbackSigningKeyRequest" | "AssetUploadRequest";
+  requestExample?: Record<string, unknown>;
+  // Refusals beyond the common ones, by HTTP status.
+  errors?: Record<string, string>;
   query?: { name: string; description: string }[];
 }
 
@@ -49,6 +54,70 @@ export const DOCUMENTED_ROUTES: readonly DocumentedRoute[] = [
   },
   { method: "GET", path: "/v1/voices/{voice_id}", summary: "One voice", area: "voices", response: "json" },
   { method: "DELETE", path: "/v1/voices/{voice_id}", summary: "Delete a cloned voice (presets cannot be deleted: 409)", area: "voices", response: "json" },
+  {
+    method: "POST",
+    path: "/v1/tasks/{task_id}/callback/redeliver",
+    summary: "One more delivery attempt of a terminal task's callback event (same event_id), once its scheduled attempts have settled",
+    area: "tasks",
+    response: "TaskEnvelope",
+    successStatus: 202,
+    errors: { "409": "conflict: the task is not terminal, has no callback_url, or a delivery is already scheduled", "422": "callback_signing_key_inactive" },
+  },
+  {
+    method: "POST",
+    path: "/v1/callback-signing-keys",
+    summary: "Create a callback signing key; the answer carries its secret, shown this once",
+    area: "callbacks",
+    response: "CallbackSigningKey",
+    successStatus: 201,
+    requestBody: "CreateCallbackSigningKeyRequest",
+    requestExample: { name: "orders receiver" },
+  },
+  {
+    method: "GET",
+    path: "/v1/callback-signing-keys",
+    summary: "Your callback signing keys, newest first (never their secrets)",
+    area: "callbacks",
+    response: "CallbackSigningKeyList",
+    query: [
+      { name: "limit", description: "1 to 100, default 20" },
+      { name: "cursor", description: "next_cursor of the previous page" },
+    ],
+  },
+  {
+    method: "GET",
+    path: "/v1/callback-signing-keys/{key_id}",
+    summary: "One callback signing key",
+    area: "callbacks",
+    response: "CallbackSigningKey",
+  },
+  {
+    method: "POST",
+    path: "/v1/callback-signing-keys/{key_id}/rotate",
+    summary: "Replace the key's secret (shown this once); the old secret keeps signing alongside for the grace period",
+    area: "callbacks",
+    response: "CallbackSigningKey",
+    requestBody: "RotateCallbackSigningKeyRequest",
+    requestExample: { grace_period_seconds: 86400 },
+    errors: { "422": "callback_signing_key_inactive: a retired key cannot be rotated" },
+  },
+  {
+    method: "POST",
+    path: "/v1/callback-signing-keys/{key_id}/retire",
+    summary: "Retire a key for good: new tasks cannot choose it and deliveries are no longer signed with it",
+    area: "callbacks",
+    response: "CallbackSigningKey",
+  },
+  {
+    method: "POST",
+    path: "/v1/assets",
+    summary: "Upload media (base64 JSON) as your artifact; reference it as {type: \"artifact\", artifact_id} in media inputs",
+    area: "assets",
+    response: "json",
+    successStatus: 201,
+    requestBody: "AssetUploadRequest",
+    errors: { "413": "media_too_large: above ASSET_UPLOAD_MAX_BYTES" },
+  },
   { method: "GET", path: "/v1/models", summary: "Live models (OpenAI-compatible list)", area: "catalog", response: "json" },
   { method: "GET", path: "/v1/catalog/models", summary: "Same list as /v1/models", area: "catalog", response: "json" },
   { method: "GET", path: "/v1/catalog/models/{model}", summary: "One model's card: constraints and prices", area: "catalog", response: "json" },

@@ -1,9 +1,19 @@
 import type { Config, VendorFamily } from "../config.js";
 import type { ProviderAdapter } from "./types.js";
 import { vendorAAdapter } from "./vendorA/adapter.js";
+import { vendorBAdapter } from "./vendorB/adapter.js";
+import { vendorCAdapter } from "./vendorC/adapter.js";
+import { vendorDAdapter } from "./vendorD/adapter.js";
+import { vendorEAdapter } from "./vendorE/adapter.js";
+import { vendorFAdapter } from "./vendorF/adapter.js";
 
 const FACTORIES: Partial<Record<VendorFamily, (endpoint: NonNullable<Config["providers"][VendorFamily]>) => ProviderAdapter>> = {
   vendorA: vendorAAdapter,
+  vendorB: vendorBAdapter,
+  vendorC: vendorCAdapter,
+  vendorD: vendorDAdapter,
+  vendorE: vendorEAdapter,
+  vendorF: vendorFAdapter,
 };
 
 // The only place that knows the vendor folders. A family is live when it is configured (base URL and key);

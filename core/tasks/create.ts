@@ -1,3 +1,4 @@
+import { callbackFieldFailures, checkCallbackSigningKey } from "../callbacks/admission.js";
 import { findCapability } from "../capabilities/table.js";
 import type { Capability, Prepared } from "../capabilities/types.js";
 import { holdCredits } from "../credits/ledger.js";
@@ -31,17 +32,14 @@ export function validateIdempotencyKey(key: string | undefined, name: string): s
   return key;
 }
 
-export function parseCreateInput(capability: Capability, raw: unknown): Record<string, unknown> {
+export function parseCreateInput(capability: Capability, raw: unknown, allowLoopbackHttp = false): Record<string, unknown> {
   if (raw === null || typeof raw !== "object" || Array.isArray(raw)) {
     throw invalidRequest([failure([], "the body must be a JSON object")]);
   }
   const parsed = capability.inputSchema.safeParse(raw);
   if (!parsed.success) throw invalidRequest(zodFailures(parsed.error));
   const input = parsed.data as Record<string, unknown> & { callback_url?: string; callback_signing_key_id?: string };
-  const failures = capability.crossFieldRules?.(parsed.data) ?? [];
-  if (input.callback_url !== undefined && !input.callback_url.startsWith("https://")) {
-    failures.push(failure(["callback_url"], "must be an HTTPS URL"));
-  }
+  const failures = [...(capability.crossFieldRules?.(parsed.data) ?? []), ...callbackFieldFailures(input, allowLoopbackHttp)];
   if (failures.length > 0) throw invalidRequest(failures);
   if (input.callback_signing_key_id !== undefined && input.callback_url === undefined) {
     throw new ServiceError("callback_url_required", "callback_signing_key_id needs a callback_url to sign deliveries to.", {
@@ -70,7 +68,8 @@ export async function createTask(core: Core, capabilityId: string, raw: unknown,
   const capability = findCapability(capabilityId);
   if (!capability) throw new ServiceError("unsupported_capability", `Unknown capability ${capabilityId}.`);
   const key = validateIdempotencyKey(ctx.idempotencyKey, ctx.surface === "mcp" ? "client_request_id" : "Idempotency-Key");
-  const input = parseCreateInput(capability, raw);
+  const input = parseCreateInput(capability, raw, core.config.outboundAllowLoopbackHttp);
+  await checkCallbackSigningKey(core.db, ctx.tenantId, input);
   const prepared = await capability.prepare(input, {
     tenantId: ctx.tenantId,
     isFamilyLive: core.isFamilyLive,

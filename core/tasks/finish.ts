@@ -1,3 +1,4 @@
+import { beginCallbackDelivery } from "../callbacks/begin-delivery.js";
 import { settleHold } from "../credits/ledger.js";
 import { sql } from "drizzle-orm";
 import { artifacts, tasks } from "../db/schema/index.js";
@@ -19,8 +20,9 @@ function zeroUsage(): StoredUsage {
   return { counters: {}, lines: [], total_micro: "0" };
 }
 
-// Each terminal transition is one transaction: state, output or error, and the credit settlement commit
-// together. The status guard and the ledger's unique settlement index each make a second finish a no-op.
+// Each terminal transition is one transaction: state, output or error, the credit settlement and the callback's
+// first delivery attempt commit together. The status guard and the ledger's unique settlement index each make a
+// second finish a no-op.
 
 export async function finishSucceeded(
   core: Core,
@@ -44,7 +46,7 @@ export async function finishSucceeded(
       await tx.insert(artifacts).values(result.artifacts.map((a) => ({ ...a, tenantId: row.tenantId, taskId, createdAt: now })));
     }
     await settleHold(tx, row.tenantId, taskId, row.heldMicro, row.chargedMicro - row.refundedMicro);
-    return row;
+    return beginCallbackDelivery(tx, core.ids, row, now);
   });
 }
 
@@ -69,6 +71,6 @@ export async function finishUnsuccessfully(
     });
     if (!row) return null;
     await settleHold(tx, row.tenantId, taskId, row.heldMicro, 0n);
-    return row;
+    return beginCallbackDelivery(tx, core.ids, row, now);
   });
 }

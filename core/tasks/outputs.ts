@@ -1,5 +1,8 @@
 import { createHash } from "node:crypto";
 import { MediaProbeError, probeMedia, type MediaProbe } from "../media/probe.js";
+import type { UsageCounter } from "../capabilities/types.js";
+import { findModel } from "../catalog/registry.js";
+import { findPrice, priceLine } from "../credits/pricing.js";
 import { downloadOutput } from "../providers/http.js";
 import { ProviderFailure, type ProviderOutput, type ProviderResult } from "../providers/types.js";
 import type { Core } from "../runtime.js";
@@ -36,6 +39,9 @@ export async function storeOutput(core: Core, task: TaskRow, output: ProviderOut
     }
     throw error;
   }
+  if ((output.kind === "image" || output.kind === "video") && !(probe.width && probe.height)) {
+    throw new ProviderFailure("model_output_invalid", `the model's ${output.kind} output has no picture (a truncated file?)`, false);
+  }
   const id = core.ids.artifact();
   const storageKey = `${task.tenantId}/${task.id}/${id}.${format}`;
   await core.artifacts.put(storageKey, bytes);
@@ -55,8 +61,29 @@ function mediaOf(artifact: NewArtifact): StoredMedia {
   return artifact.media as unknown as StoredMedia;
 }
 
-// Usage counters come from the stored bytes (and from the vendor for what bytes cannot tell); the billed lines
-// and total are the admission quote.
+// Which usage counter measures each postpaid meter: a postpaid task is billed what was really used.
+const POSTPAID_METER_COUNTERS: Record<string, UsageCounter> = {
+  input_tokens: "input_tokens",
+  output_tokens: "output_tokens",
+  image_input: "image_count",
+  video_input_seconds: "input_video_seconds",
+};
+
+// A postpaid quote's lines re-priced from the measured counters (the capture stays capped by the hold).
+function repricePostpaid(task: TaskRow, quote: StoredUsage, counters: StoredUsage["counters"]): StoredUsage {
+  const prices = findModel(task.resolvedModel)?.prices ?? [];
+  const lines = quote.lines.map((line) => {
+    const counter = POSTPAID_METER_COUNTERS[line.meter];
+    const measured = counter === undefined ? undefined : counters[counter];
+    if (measured === undefined) return line;
+    const priced = priceLine(findPrice(prices, line.meter), BigInt(measured));
+    return { ...line, quantity: String(measured), amount_micro: String(priced.amountMicro) };
+  });
+  return { counters, lines, total_micro: String(lines.reduce((sum, l) => sum + BigInt(l.amount_micro), 0n)) };
+}
+
+// Usage counters come from the stored bytes (and from the vendor for what bytes cannot tell). Prepaid work is
+// billed its admission quote; postpaid work is re-priced from what was measured.
 export function measuredUsage(task: TaskRow, stored: NewArtifact[], result: ProviderResult): StoredUsage {
   const quote = task.quote as StoredUsage;
   const counters = { ...quote.counters };
@@ -73,7 +100,8 @@ export function measuredUsage(task: TaskRow, stored: NewArtifact[], result: Prov
     counters.video_seconds = seconds;
   }
   if (audio.length > 0) counters.audio_seconds = Math.ceil(audio.reduce((sum, a) => sum + mediaOf(a).durationSeconds, 0));
-  return { ...quote, counters: { ...counters, ...result.measured } };
+  const measured = { ...counters, ...result.measured };
+  return task.billingMode === "postpaid" ? repricePostpaid(task, quote, measured) : { ...quote, counters: measured };
 }
 
 export function outputOf(task: TaskRow, stored: NewArtifact[], result: ProviderResult): Record<string, unknown> {

@@ -6,6 +6,8 @@ import { z } from "zod";
 import { AUDIO_CONTENT_TYPES, AUDIO_FORMATS, type AudioFormat } from "../audio-encoding.js";
 import type { FaultKind } from "../faults.js";
 import { synthesizeSpeechToFile } from "../speech-synthesis.js";
+import { registerVendorAImageRoutes } from "./vendor-a-image.js";
+import { registerVendorAVideoRoutes } from "./vendor-a-video.js";
 import type { EmulatorContext, VendorFamily } from "../vendor-family.js";
 
 // vendorA speech: a synchronous text-to-speech API. Like the real vendor it answers vendor-side errors with
@@ -94,6 +96,8 @@ export const vendorAFamily: VendorFamily = {
     app.get<{ Params: { file_id: string } }>("/v1/files/:file_id", (request, reply) =>
       downloadFile(request.params.file_id, reply, context),
     );
+    registerVendorAImageRoutes(app, context);
+    registerVendorAVideoRoutes(app, context);
   },
 };
 

@@ -57,10 +57,12 @@ describe.each(CAPABILITIES.map((c) => [c.id, c] as const))("%s", (_id, capabilit
   });
 });
 
-describe("a capability whose vendor adapter is not there yet", () => {
+describe("a model whose vendor family has no adapter", () => {
   it("ends failed with model_unavailable, refunded to the micro-credit", async () => {
-    const capability = CAPABILITIES.find((c) => c.id === "text_to_image")!;
-    const created = await post(capability.path, capability.example);
+    // vendorG (music) is configured, so its models are live and admitted, but no adapter speaks its protocol yet.
+    const capability = CAPABILITIES.find((c) => c.id === "text_to_music")!;
+    expect(h.core.providers.get("vendorG")).toBeUndefined();
+    const created = await post(capability.path, { ...capability.example, model: "vendorG-6" });
     expect(created.status).toBe(202);
     await h.startWorker();
     const done = await waitForTask(h, created.body.task_id, ["failed", "succeeded"]);

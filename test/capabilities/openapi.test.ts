@@ -2,7 +2,7 @@ import { Validator } from "@seriousme/openapi-schema-validator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CAPABILITIES, createCore, loadConfig } from "../../core/index.js";
 import { buildRestApp } from "../../rest-server/app.js";
-import { startHarness, type Harness } from "../support/harness.js";
+import { startHarness, TEST_CALLBACK_SECRET_KEY, type Harness } from "../support/harness.js";
 
 let h: Harness;
 beforeAll(async () => {
@@ -21,7 +21,12 @@ describe("OpenAPI document", () => {
   });
 
   it("documents exactly the routes the REST server registers", async () => {
-    const core = createCore(loadConfig({ DATABASE_URL: h.databaseUrl, ARTIFACT_URL_SECRET: "x".repeat(32) }), { dbPoolSize: 1 });
+    const config = loadConfig({
+      DATABASE_URL: h.databaseUrl,
+      ARTIFACT_URL_SECRET: "x".repeat(32),
+      CALLBACK_SECRET_ENCRYPTION_KEY: TEST_CALLBACK_SECRET_KEY,
+    });
+    const core = createCore(config, { dbPoolSize: 1 });
     const app = buildRestApp(core);
     await app.ready();
     const registered = app.registeredRoutes.map((r) => `${r.method} ${r.url.replace(/:(\w+)/g, "{$1}")}`).sort();

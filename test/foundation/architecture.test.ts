@@ -24,7 +24,7 @@ function resolved(file: string, specifier: string): string {
 // DESIGN.md's dependency direction, kept by a test rather than by memory.
 describe("import graph", () => {
   it("surfaces and the worker reach core only through core/index.ts", () => {
-    for (const folder of ["rest-server", "worker"]) {
+    for (const folder of ["rest-server", "mcp-server", "worker"]) {
       for (const file of sources(path.join(ROOT, folder))) {
         for (const specifier of importsOf(file).filter((s) => s.startsWith("."))) {
           const target = resolved(file, specifier);

@@ -2,7 +2,7 @@ import { execFile } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startHarness, type ApiResponse, type Harness } from "../support/harness.js";
+import { startHarness, TEST_CALLBACK_SECRET_KEY, type ApiResponse, type Harness } from "../support/harness.js";
 
 // The operator CLI `bin/svc.js` as a real child process against the harness' database; its effects are
 // observed through the harness' REST server.
@@ -34,6 +34,7 @@ function svc(...args: string[]): Promise<CliResult> {
           DATABASE_URL: h.databaseUrl,
           // Keeps the CLI from generating a secret file in .data/.
           ARTIFACT_URL_SECRET: "cli-test-secret-cli-test-secret-0123456789",
+          CALLBACK_SECRET_ENCRYPTION_KEY: TEST_CALLBACK_SECRET_KEY,
           LOG_LEVEL: "silent",
         },
       },

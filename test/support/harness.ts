@@ -12,6 +12,9 @@ import { buildRestApp } from "../../rest-server/app.js";
 import { startWorker } from "../../worker/runner.js";
 import { createTestDatabase } from "./databases.js";
 
+// The key the harness encrypts callback signing secrets with, so tests can read what is stored at rest.
+export const TEST_CALLBACK_SECRET_KEY = Buffer.alloc(32, 7).toString("base64");
+
 export interface HarnessOptions {
   worker?: boolean;
   credits?: string;
@@ -56,6 +59,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const config = loadConfig({
     DATABASE_URL: database.url,
     ARTIFACT_URL_SECRET: "test-secret-test-secret-test-secret-0123",
+    CALLBACK_SECRET_ENCRYPTION_KEY: TEST_CALLBACK_SECRET_KEY,
     ARTIFACT_DIR: artifactDir,
     ...Object.fromEntries(
       VENDOR_FAMILIES.flatMap((family) => {

@@ -3,3 +3,4 @@ export * from "./credits.js";
 export * from "./tasks.js";
 export * from "./artifacts.js";
 export * from "./voices.js";
+export * from "./callbacks.js";

@@ -47,6 +47,12 @@ export const tasks = pgTable(
   },
   (t) => [
     check("tasks_status_check", sql`${t.status} in ('queued', 'running', 'succeeded', 'failed', 'canceled')`),
+    // The delivery log of the task's callback (core/callbacks/state.ts); a signing key only signs a callback.
+    check(
+      "tasks_callback_state_check",
+      sql`${t.callbackState} is null or (${t.callbackUrl} is not null and ${t.callbackState}->>'status' in ('pending', 'retrying', 'delivered', 'failed'))`,
+    ),
+    check("tasks_callback_signing_key_check", sql`${t.callbackSigningKeyId} is null or ${t.callbackUrl} is not null`),
     index("tasks_tenant_id_idx").on(t.tenantId, t.id),
     index("tasks_open_deadline_idx").on(t.deadlineAt).where(sql`${t.status} in ('queued', 'running')`),
   ],

@@ -1,0 +1,21 @@
+import type { Core } from "../core/index.js";
+import { serveMcpOverStdio } from "../mcp-server/stdio.js";
+
+// On stdio, stdout carries the protocol: anything else this process would print (a library's log line included)
+// goes to stderr, where MCP hosts collect a server's diagnostics.
+export function reserveStdoutForProtocol(): void {
+  const toStderr = (...args: unknown[]) => console.error(...args);
+  console.log = toStderr;
+  console.info = toStderr;
+  console.debug = toStderr;
+  console.warn = toStderr;
+}
+
+// `svc mcp`: the MCP server on stdin/stdout for desktop hosts, acting as SVC_API_KEY (an API key or an access
+// token). Returns when the host closes stdin.
+export async function runMcpCommand(core: Core): Promise<number> {
+  const credential = process.env.SVC_API_KEY;
+  if (!credential) throw new Error("SVC_API_KEY must hold the API key (or access token) the MCP server acts as");
+  await serveMcpOverStdio(core, credential);
+  return 0;
+}

@@ -1,0 +1,26 @@
+import type { Executor } from "../db/client.js";
+import type { IdGenerator } from "../ids.js";
+import { isTerminal, type TaskRow } from "../tasks/repository.js";
+import { startCallbackState } from "./delivery-repository.js";
+import { enqueueDeliveryAttempt } from "./delivery-job.js";
+import type { CallbackState } from "./state.js";
+
+// Called inside a task's terminal transition: the event gets its identity and its first attempt is enqueued in
+// the same transaction, so a task never ends without its callback being scheduled (nor is it scheduled twice).
+export async function beginCallbackDelivery(tx: Executor, ids: IdGenerator, row: TaskRow, endedAt: Date): Promise<TaskRow> {
+  if (!row.callbackUrl || !isTerminal(row.status)) return row;
+  const state: CallbackState = {
+    status: "pending",
+    attempt_count: 0,
+    delivered_at: null,
+    last_error: null,
+    event_id: ids.event(),
+    event_type: `task.${row.status}`,
+    event_time: endedAt.toISOString(),
+    next_attempt_at: endedAt.toISOString(),
+  };
+  const started = await startCallbackState(tx, row.id, state);
+  if (!started) return row;
+  await enqueueDeliveryAttempt(tx, { task_id: row.id, attempt: 1, retries: true });
+  return started;
+}

@@ -1,0 +1,74 @@
+import { guardedRequest, OutboundError } from "../net/index.js";
+import type { Core } from "../runtime.js";
+import { toEnvelope } from "../tasks/envelope.js";
+import { envelopeContext } from "../tasks/read.js";
+import type { TaskRow } from "../tasks/repository.js";
+import { signatureHeader } from "./signature.js";
+import type { CallbackState } from "./state.js";
+
+// The body is the event, its `task` the envelope as it stands at this attempt (fresh artifact URLs).
+// A receiver's answer matters only by its status; the first bytes of a refusal go into last_error.
+const RESPONSE_BYTES_KEPT = 4096;
+const ERROR_SNIPPET_CHARS = 200;
+
+export interface AttemptInput {
+  task: TaskRow;
+  state: CallbackState;
+  attempt: number;
+  signing: { keyId: string; secrets: string[] } | null;
+}
+
+// One POST of a task's event. Returns null when a 2xx arrived within the time limit, otherwise why not.
+export async function sendAttempt(core: Core, input: AttemptInput, signal: AbortSignal): Promise<string | null> {
+  const { task, state, attempt, signing } = input;
+  const body = JSON.stringify({
+    event_id: state.event_id,
+    event_type: state.event_type,
+    event_time: state.event_time,
+    task: toEnvelope(task, envelopeContext(core)),
+  });
+  // Signed afresh at every attempt, so a receiver enforcing the 300-second tolerance accepts the 12-hour retry.
+  const timestamp = Math.floor(core.clock().getTime() / 1000);
+  const headers: Record<string, string> = {
+    "content-type": "application/json",
+    "user-agent": "media-task-service-callbacks/0.1",
+    "x-event-id": state.event_id,
+    "x-delivery-id": core.ids.callbackDelivery(),
+    "x-delivery-attempt": String(attempt),
+    "x-task-id": task.id,
+    "x-event-type": state.event_type,
+    "x-timestamp": String(timestamp),
+  };
+  if (signing) {
+    headers["x-signature-key-id"] = signing.keyId;
+    headers["x-signature"] = signatureHeader(signing.secrets, timestamp, body);
+  }
+  try {
+    const response = await guardedRequest(
+      { allowLoopbackHttp: core.config.outboundAllowLoopbackHttp },
+      {
+        method: "POST",
+        url: task.callbackUrl as string,
+        headers,
+        body,
+        timeoutMs: core.config.callbackTimeoutMs,
+        maxResponseBytes: RESPONSE_BYTES_KEPT,
+        oversizedBody: "truncate",
+        maxRedirects: 0,
+        signal,
+      },
+    );
+    if (response.status >= 200 && response.status < 300) return null;
+    if (response.status >= 300 && response.status < 400) {
+      return `HTTP ${response.status} from the receiver; redirects are not followed (Location: ${response.headers.location ?? "none"})`;
+    }
+    const snippet = response.body.toString("utf8").slice(0, ERROR_SNIPPET_CHARS).trim();
+    return `HTTP ${response.status} from the receiver${snippet ? `: ${snippet}` : ""}`;
+  } catch (error) {
+    // Abandoned (the worker is stopping): no outcome to record; the job runs again and makes this attempt anew.
+    if (!(error instanceof OutboundError) || error.failure === "aborted") throw error;
+    if (error.failure === "timeout") return `no 2xx within ${core.config.callbackTimeoutMs} ms`;
+    if (error.failure === "refused") return `delivery refused: ${error.message}`;
+    return error.message;
+  }
+}

@@ -1,0 +1,14 @@
+// Why an outbound request did not produce a response. "refused" is the guard saying no (scheme, address,
+// credentials in the URL); "aborted" is the caller's own signal (say, a worker shutting down); the others are the
+// exchange itself failing.
+export type OutboundFailure = "refused" | "aborted" | "dns_failed" | "timeout" | "too_large" | "too_many_redirects" | "network";
+
+export class OutboundError extends Error {
+  readonly failure: OutboundFailure;
+
+  constructor(failure: OutboundFailure, message: string) {
+    super(message);
+    this.name = "OutboundError";
+    this.failure = failure;
+  }
+}

@@ -1,0 +1,45 @@
+import { eq } from "drizzle-orm";
+import { authenticate } from "../auth/authenticate.js";
+import { tenants } from "../db/schema/index.js";
+import { ServiceError } from "../errors/index.js";
+import type { Core } from "../runtime.js";
+import type { AccessTokenVerifier } from "./access-token.js";
+import { scopesOfAreas, type Scope } from "./scopes.js";
+
+// What a credential may do on the MCP surface: a tenant and the scopes held, whichever kind of credential it was.
+export interface Grant {
+  tenantId: string;
+  scopes: readonly Scope[];
+  credential: "api_key" | "access_token";
+  // The API key's id, or the token's subject.
+  subject: string;
+  // Unix seconds; API keys do not expire.
+  expiresAt: number | null;
+}
+
+const BEARER = /^Bearer\s+(\S+)\s*$/i;
+
+// An API key (sk_…) keeps REST's rules and order of refusals; anything else must be a JWT access token for this
+// server, from a trusted issuer, naming an active tenant.
+export async function authenticateBearer(core: Core, verifier: AccessTokenVerifier, authorization: string | undefined): Promise<Grant> {
+  const token = authorization ? BEARER.exec(authorization)?.[1] : undefined;
+  if (!token) throw new ServiceError("unauthorized", "Send `Authorization: Bearer <API key or access token>`.");
+  if (token.startsWith("sk_")) {
+    const principal = await authenticate(core.db, core.config.region, authorization);
+    return {
+      tenantId: principal.tenantId,
+      scopes: scopesOfAreas(principal.areas),
+      credential: "api_key",
+      subject: principal.apiKeyId,
+      expiresAt: null,
+    };
+  }
+  const claims = await verifier.verify(token, core.clock());
+  const rows = await core.db.select({ status: tenants.status }).from(tenants).where(eq(tenants.id, claims.tenantId)).limit(1);
+  const tenant = rows[0];
+  if (!tenant) {
+    throw new ServiceError("unauthorized", "The access token names an unknown tenant.", { details: { reason: "tenant", token: "access_token" } });
+  }
+  if (tenant.status !== "active") throw new ServiceError("tenant_disabled", "The account this access token acts for is suspended.");
+  return { tenantId: claims.tenantId, scopes: claims.scopes, credential: "access_token", subject: claims.subject, expiresAt: claims.expiresAt };
+}

@@ -1,0 +1,85 @@
+import { ENHANCEMENT_MODELS } from "../../catalog/understanding-models.js";
+import type { ProviderEndpoint } from "../../config.js";
+import { vendorFetch } from "../http.js";
+import { jsonAnswer } from "../json-answer.js";
+import { ProviderFailure, type ProviderOutcome, type ProviderRequest } from "../types.js";
+import { httpFailure, jobFailure, notJson } from "./failures.js";
+
+// vendorB's prompt enhancer is a chat-completions model (docs/providers/vendorB.md): one synchronous call
+// answers with the rewritten prompt and the tokens it read and wrote.
+
+const COMPLETIONS_PATH = "/api/v3/chat/completions";
+const TIMEOUT_MS = 60_000;
+const SYSTEM_PROMPT =
+  "You rewrite a short video idea into one detailed prompt for a video model: subject, action, setting, shot " +
+  "sizes, camera movement, lighting and pacing that fit the duration and aspect ratio given. Answer with the prompt only.";
+
+interface EnhanceTaskInput {
+  prompt: string;
+  duration: number;
+  aspect_ratio: string;
+  first_frame?: unknown;
+  last_frame?: unknown;
+  references?: unknown[];
+}
+
+interface Completion {
+  choices?: { message?: { content?: string }; finish_reason?: string }[];
+  usage?: { prompt_tokens?: number; completion_tokens?: number };
+}
+
+// The enhancer reads the idea and its framing from one user message, in the layout its documentation gives.
+export function enhancerUserMessage(input: { prompt: string; duration: number; aspect_ratio: string }): string {
+  return `Video idea: ${input.prompt}\nDuration: ${input.duration} seconds\nAspect ratio: ${input.aspect_ratio}`;
+}
+
+export async function enhanceVendorBPrompt(endpoint: ProviderEndpoint, request: ProviderRequest, signal: AbortSignal): Promise<ProviderOutcome> {
+  const input = request.input as unknown as EnhanceTaskInput;
+  if (input.first_frame !== undefined || input.last_frame !== undefined || (input.references?.length ?? 0) > 0) {
+    throw new ProviderFailure(
+      "model_unavailable",
+      `${request.model} cannot take frames or references yet: media inputs are not passed to vendors in this release`,
+      false,
+    );
+  }
+  const maxTokens = ENHANCEMENT_MODELS.find((m) => m.id === request.model)?.constraints.max_output_tokens;
+  const response = await vendorFetch(
+    `${endpoint.baseUrl}${COMPLETIONS_PATH}`,
+    {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${endpoint.apiKey}` },
+      body: JSON.stringify({
+        model: request.model,
+        messages: [
+          { role: "system", content: SYSTEM_PROMPT },
+          { role: "user", content: enhancerUserMessage(input) },
+        ],
+        ...(maxTokens !== undefined ? { max_tokens: maxTokens } : {}),
+      }),
+      timeoutMs: TIMEOUT_MS,
+    },
+    signal,
+  );
+  const body = jsonAnswer(response.text);
+  if (response.status !== 200) throw httpFailure(response, body);
+  if (typeof body !== "object" || body === null) throw notJson(response);
+  const completion = body as Completion;
+  const choice = completion.choices?.[0];
+  switch (choice?.finish_reason) {
+    case "stop":
+    case "length":
+      break;
+    case "content_filter":
+      throw jobFailure({ code: "OutputTextSensitiveContentDetected", message: "the rewritten prompt was blocked" });
+    default:
+      throw new ProviderFailure("model_request_failed", `vendor ended the completion with ${JSON.stringify(choice?.finish_reason)}`, false);
+  }
+  const text = choice.message?.content?.trim();
+  if (!text) throw new ProviderFailure("model_request_failed", "vendor answered an empty completion", false);
+  return {
+    status: "done",
+    outputs: [],
+    text,
+    measured: { input_tokens: completion.usage?.prompt_tokens ?? 0, output_tokens: completion.usage?.completion_tokens ?? 0 },
+  };
+}

@@ -1,0 +1,104 @@
+import type { ProviderEndpoint } from "../../config.js";
+import { vendorFetch, type VendorResponse } from "../http.js";
+import { jsonAnswer } from "../json-answer.js";
+import { pollDelayMs } from "../poll-delay.js";
+import { textToVideoJob } from "../text-to-video-job.js";
+import { ProviderFailure, type ProviderOutcome, type ProviderOutput, type ProviderRequest } from "../types.js";
+import { errorOf, httpFailure, jobFailure, notJson } from "./failures.js";
+
+// vendorB video generation (docs/providers/vendorB.md): create a generation task, then read it until it is
+// `succeeded`, `failed` or `cancelled`; a running task reports a progress percentage and can be cancelled.
+
+const TASKS_PATH = "/api/v3/contents/generations/tasks";
+const SUBMIT_TIMEOUT_MS = 30_000;
+const READ_TIMEOUT_MS = 10_000;
+
+interface GenerationTask {
+  id?: string;
+  status?: string;
+  progress?: number;
+  error?: { code?: string; message?: string } | null;
+  content?: { video_url?: string; last_frame_url?: string };
+  created_at?: number;
+  file_format?: string;
+}
+
+function call(endpoint: ProviderEndpoint, method: string, path: string, signal: AbortSignal, body?: unknown, timeoutMs = READ_TIMEOUT_MS) {
+  return vendorFetch(
+    `${endpoint.baseUrl}${path}`,
+    {
+      method,
+      headers: { authorization: `Bearer ${endpoint.apiKey}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      timeoutMs,
+    },
+    signal,
+  );
+}
+
+// The JSON of a 200 answer; any other answer becomes the mapped failure.
+function answerOf(response: VendorResponse): GenerationTask {
+  const body = jsonAnswer(response.text);
+  if (response.status !== 200) throw httpFailure(response, body);
+  if (typeof body !== "object" || body === null) throw notJson(response);
+  return body as GenerationTask;
+}
+
+export async function submitVendorBVideo(endpoint: ProviderEndpoint, request: ProviderRequest, signal: AbortSignal): Promise<ProviderOutcome> {
+  const job = textToVideoJob(request);
+  const body = {
+    model: job.model.id,
+    content: [{ type: "text", text: job.prompt }],
+    resolution: job.resolution,
+    ratio: job.aspectRatio,
+    duration: job.durationSeconds,
+    watermark: job.watermark,
+    generate_audio: job.generateAudio,
+    return_last_frame: job.returnLastFrame,
+    file_format: job.outputFormat,
+    ...(job.seed !== undefined ? { seed: job.seed } : {}),
+    ...(job.negativePrompt !== undefined ? { negative_prompt: job.negativePrompt } : {}),
+    // Only models that document prompt rewriting get the switch; the others reject unknown controls.
+    ...(job.model.constraints.enhance_prompt ? { prompt_extend: job.enhancePrompt } : {}),
+    ...(job.webSearch ? { tools: [{ type: "web_search" }] } : {}),
+  };
+  const created = answerOf(await call(endpoint, "POST", TASKS_PATH, signal, body, SUBMIT_TIMEOUT_MS));
+  if (!created.id) throw new ProviderFailure("model_request_failed", "vendor accepted the task without an id", false);
+  return { status: "pending", ref: created.id, pollAfterMs: pollDelayMs(undefined) };
+}
+
+export async function pollVendorBVideo(endpoint: ProviderEndpoint, ref: string, request: ProviderRequest, signal: AbortSignal): Promise<ProviderOutcome> {
+  const task = answerOf(await call(endpoint, "GET", `${TASKS_PATH}/${encodeURIComponent(ref)}`, signal));
+  switch (task.status) {
+    case "queued":
+    case "running": {
+      const pollAfterMs = pollDelayMs(task.created_at === undefined ? undefined : new Date(task.created_at * 1000));
+      // A queued task has no percentage yet: the task keeps the service's own "submitted" progress meanwhile.
+      if (task.status === "queued" || task.progress === undefined) return { status: "pending", ref, pollAfterMs };
+      return { status: "pending", ref, pollAfterMs, progress: { percent: task.progress, message: "running at vendorB" } };
+    }
+    case "succeeded":
+      return { status: "done", outputs: outputsOf(task, request) };
+    case "failed":
+      throw jobFailure(errorOf(task));
+    case "cancelled":
+      throw new ProviderFailure("model_request_failed", "vendor cancelled the job without being asked to", false);
+    default:
+      throw new ProviderFailure("model_request_failed", `vendor reported an undocumented task status ${JSON.stringify(task.status)}`, false);
+  }
+}
+
+function outputsOf(task: GenerationTask, request: ProviderRequest): ProviderOutput[] {
+  const video = task.content?.video_url;
+  if (!video) throw new ProviderFailure("model_request_failed", "vendor reported success without a video_url", false);
+  const job = textToVideoJob(request);
+  const outputs: ProviderOutput[] = [{ url: video, kind: "video", format: task.file_format ?? job.outputFormat }];
+  const lastFrame = task.content?.last_frame_url;
+  if (lastFrame && job.returnLastFrame) outputs.push({ url: lastFrame, kind: "image", format: "png", role: "last_frame" });
+  return outputs;
+}
+
+export async function cancelVendorBVideo(endpoint: ProviderEndpoint, ref: string, signal: AbortSignal): Promise<void> {
+  const response = await call(endpoint, "DELETE", `${TASKS_PATH}/${encodeURIComponent(ref)}`, signal);
+  if (response.status !== 200) throw httpFailure(response, jsonAnswer(response.text));
+}

@@ -1,0 +1,137 @@
+import { randomBytes } from "node:crypto";
+import { setTimeout as delay } from "node:timers/promises";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { z } from "zod";
+import type { FaultKind } from "../faults.js";
+import { findImageModel, imageAskProblem, randomSeed } from "../media/image-limits.js";
+import { storeImageSet } from "../media/stored-images.js";
+import type { EmulatorContext } from "../vendor-family.js";
+import { acceptRawBodies, isRecord, parseJsonBody } from "./raw-json-body.js";
+
+// vendorA images (image-01-live): synchronous like vendorA speech (docs/providers/vendorA-image.md). One POST answers
+// with download URLs, served by the family's /v1/files route; vendor-side errors come back with a non-zero
+// base_resp.status_code, mostly under HTTP 200.
+
+const FAMILY = "vendorA";
+const DEFAULT_RETRY_AFTER_SECONDS = 1;
+
+const STATUS = {
+  success: { status_code: 0, status_msg: "success" },
+  internalError: { status_code: 1000, status_msg: "internal error: image engine unavailable" },
+  rateLimited: { status_code: 1002, status_msg: "rate limit exceeded" },
+  authenticationFailed: { status_code: 1004, status_msg: "authentication failed" },
+  inputFlagged: { status_code: 1026, status_msg: "input new_sensitive: prompt flagged by safety review" },
+  outputBlocked: { status_code: 1027, status_msg: "output new_sensitive: generated image blocked" },
+};
+
+const imageRequestSchema = z
+  .object({
+    model: z.string().min(1),
+    prompt: z.string().trim().min(1).max(1500),
+    width: z.number().int().positive(),
+    height: z.number().int().positive(),
+    n: z.number().int().min(1),
+    prompt_optimizer: z.boolean().optional(),
+    response_format: z.literal("url"),
+  })
+  .strict();
+
+export function registerVendorAImageRoutes(app: FastifyInstance, context: EmulatorContext): void {
+  void app.register(async (scope) => {
+    acceptRawBodies(scope);
+    scope.post("/v1/image_generation", (request, reply) => generate(request, reply, context));
+  });
+}
+
+async function generate(request: FastifyRequest, reply: FastifyReply, context: EmulatorContext) {
+  const body = parseJsonBody(request.body);
+  const modelId = isRecord(body) && typeof body.model === "string" ? body.model : null;
+  context.requests.record({
+    family: FAMILY,
+    method: request.method,
+    path: request.url.split("?")[0] ?? request.url,
+    model: modelId,
+    at: new Date().toISOString(),
+  });
+  if (context.latencyMs > 0) await delay(context.latencyMs);
+
+  if (!/^Bearer\s+\S+/i.test(request.headers.authorization ?? "")) {
+    return reply.code(401).send({ base_resp: STATUS.authenticationFailed });
+  }
+  if (body === undefined) return reply.send({ base_resp: invalidParams("body is not valid JSON") });
+  const parsed = imageRequestSchema.safeParse(body);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    return reply.send({ base_resp: invalidParams(`${issue?.path.join(".") || "body"}: ${issue?.message ?? "invalid"}`) });
+  }
+  const model = findImageModel(FAMILY, parsed.data.model);
+  if (model === undefined) return reply.send({ base_resp: invalidParams(`unknown model ${parsed.data.model}`) });
+  const { width, height, n, prompt } = parsed.data;
+  const problem = imageAskProblem(model, {
+    count: n,
+    size: { width, height },
+    sequence: false,
+    palette: false,
+    seed: false,
+    negativePrompt: false,
+  });
+  if (problem) return reply.send({ base_resp: invalidParams(problem) });
+
+  const fault = context.faults.take(FAMILY, model.id);
+  if (fault?.kind === "hang") {
+    reply.hijack();
+    return reply;
+  }
+  if (fault !== undefined && fault.kind !== "bad_download") return sendFault(fault.kind, fault.retryAfterSeconds, n, reply);
+
+  const files = await storeImageSet(
+    context,
+    { width, height, prompt, seed: randomSeed(), count: n, relationship: "independent" },
+    fault?.kind === "bad_download",
+  );
+  return reply.send({
+    id: traceId(),
+    data: { image_urls: files.map((file) => `${request.protocol}://${request.host}/${FAMILY}/v1/files/${file.fileId}`) },
+    metadata: { success_count: String(n), failed_count: "0" },
+    base_resp: STATUS.success,
+  });
+}
+
+function sendFault(
+  kind: Exclude<FaultKind, "hang" | "bad_download">,
+  retryAfterSeconds: number | undefined,
+  n: number,
+  reply: FastifyReply,
+) {
+  switch (kind) {
+    case "http_500":
+      return reply.code(500).send({ base_resp: STATUS.internalError });
+    case "http_429":
+      return reply
+        .code(429)
+        .header("retry-after", String(retryAfterSeconds ?? DEFAULT_RETRY_AFTER_SECONDS))
+        .send({ base_resp: STATUS.rateLimited });
+    case "safety":
+      return reply.send({ id: traceId(), base_resp: STATUS.inputFlagged });
+    case "content_filtered":
+      return reply.send({ id: traceId(), base_resp: STATUS.outputBlocked });
+    case "unknown_status":
+      // Reported as a success, yet every image of the request failed: not an answer the protocol describes.
+      return reply.send({
+        id: traceId(),
+        data: { image_urls: [] },
+        metadata: { success_count: "0", failed_count: String(n) },
+        base_resp: STATUS.success,
+      });
+    case "malformed":
+      return reply.type("application/json").send('{"id": "');
+  }
+}
+
+function invalidParams(detail: string) {
+  return { status_code: 2013, status_msg: `invalid params, ${detail}` };
+}
+
+function traceId(): string {
+  return randomBytes(16).toString("hex");
+}

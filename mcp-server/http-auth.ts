@@ -1,0 +1,30 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { errorBody, protectedResourceMetadataUrl, ServiceError, type Config } from "../core/index.js";
+
+// RFC 6750 §3 with RFC 9728 §5.1: every 401 names the protected-resource metadata, so a client can discover
+// where to get a token. `error="invalid_token"` only when a credential was sent: a bare request gets no error code.
+function challenge(config: Config, error: ServiceError, credentialSent: boolean): string {
+  const parts = [`resource_metadata="${protectedResourceMetadataUrl(config)}"`];
+  if (credentialSent) parts.push('error="invalid_token"', `error_description="${error.message.replace(/["\\]/g, "'")}"`);
+  return `Bearer ${parts.join(", ")}`;
+}
+
+// An authentication refusal before any MCP message is read, in REST's error vocabulary.
+export function refuseRequest(config: Config, request: IncomingMessage, response: ServerResponse, error: unknown, requestId: string): void {
+  const known =
+    error instanceof ServiceError
+      ? error
+      : new ServiceError("internal_error", "Something went wrong on our side while checking the credential; retry.");
+  if (!(error instanceof ServiceError)) console.error(`mcp: authentication failed unexpectedly (request ${requestId}):`, error);
+  const headers: Record<string, string> = { "content-type": "application/json", ...known.headers };
+  if (known.httpStatus === 401) headers["www-authenticate"] = challenge(config, known, request.headers.authorization !== undefined);
+  response.writeHead(known.httpStatus, headers).end(JSON.stringify({ error: known.toBody(requestId) }));
+}
+
+export function sendJson(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  response.writeHead(status, { "content-type": "application/json", ...headers }).end(JSON.stringify(body));
+}
+
+export function notFound(response: ServerResponse, path: string, requestId: string): void {
+  sendJson(response, 404, { error: errorBody("not_found", `No route ${path} here; the MCP endpoint is /mcp.`, { requestId }) });
+}

@@ -1,0 +1,29 @@
+import { assetUploadSchema, scopeFor, uploadAsset } from "../../core/index.js";
+import { jsonSchemaOf } from "./json-schema.js";
+import { OUTPUT_SCHEMAS } from "./output-schemas.js";
+import type { ToolDefinition } from "./types.js";
+
+// Local media into an artifact reference: the arguments are POST /v1/assets' body, validated by core.
+export function assetTools(maxBytes: number): ToolDefinition[] {
+  return [
+    {
+      name: "svc.assets.upload",
+      title: "Upload media",
+      description:
+        `Store a file (base64, at most ${maxBytes} bytes once decoded) as your artifact. Pass {type: "artifact", artifact_id} ` +
+        "from the answer wherever a tool takes a media input (an image, a video, a voice sample, reference audio).",
+      inputSchema: jsonSchemaOf(assetUploadSchema, "input"),
+      outputSchema: OUTPUT_SCHEMAS.asset,
+      // Each upload stores a new artifact, so repeating one is not a no-op.
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+      scopes: [scopeFor("assets", "write")],
+      async run(args, call) {
+        const asset = await uploadAsset(call.core, call.grant.tenantId, args);
+        return {
+          structured: asset,
+          links: [{ type: "resource_link", uri: asset.url, name: asset.artifact_id, mimeType: asset.content_type, size: asset.byte_size }],
+        };
+      },
+    },
+  ];
+}

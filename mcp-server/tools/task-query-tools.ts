@@ -1,0 +1,87 @@
+import { z } from "zod";
+import { cancelTask, listTasksPage, scopeFor } from "../../core/index.js";
+import { jsonSchemaOf, parseArguments } from "./json-schema.js";
+import { OUTPUT_SCHEMAS } from "./output-schemas.js";
+import { taskOutcome } from "./task-outcome.js";
+import { readTaskWaiting } from "./task-wait.js";
+import { READ_ONLY, type ToolDefinition } from "./types.js";
+
+// Bounded below common client request timeouts (60 s in the SDKs), so a wait never turns into a client error.
+export const MAX_WAIT_SECONDS = 30;
+
+const taskId = z.string().min(1).max(64).describe("The task_id a task-creating tool returned.");
+
+const getInput = z
+  .object({
+    task_id: taskId,
+    wait_seconds: z
+      .number()
+      .int()
+      .min(0)
+      .max(MAX_WAIT_SECONDS)
+      .default(0)
+      .describe(`Wait up to this many seconds (0 to ${MAX_WAIT_SECONDS}) for a terminal status before answering.`),
+  })
+  .strict();
+
+const listInput = z
+  .object({
+    limit: z.number().int().min(1).max(100).optional().describe("Tasks per page, 1 to 100 (default 20)."),
+    cursor: z.string().min(1).optional().describe("next_cursor of the previous page."),
+    status: z.enum(["queued", "running", "succeeded", "failed", "canceled"]).optional(),
+    capability: z.string().min(1).max(64).optional().describe("Only tasks of this capability, e.g. text_to_speech."),
+  })
+  .strict();
+
+const cancelInput = z.object({ task_id: taskId, reason: z.string().max(1000).optional() }).strict();
+
+export function taskQueryTools(): ToolDefinition[] {
+  return [
+    {
+      name: "svc.tasks.get",
+      title: "Get a task",
+      description:
+        "Read a task: status (queued, running, succeeded, failed, canceled), progress, output with artifact links, " +
+        "error, usage and billing. queued and running are not failures: keep polling the same task_id and never " +
+        `resubmit the work. Pass wait_seconds (up to ${MAX_WAIT_SECONDS}) to let the server wait for a terminal status.`,
+      inputSchema: jsonSchemaOf(getInput, "input"),
+      outputSchema: OUTPUT_SCHEMAS.task,
+      annotations: READ_ONLY,
+      scopes: [scopeFor("tasks", "read")],
+      async run(args, call) {
+        const input = parseArguments(getInput, args);
+        return taskOutcome(await readTaskWaiting(call, input.task_id, input.wait_seconds));
+      },
+    },
+    {
+      name: "svc.tasks.list",
+      title: "List tasks",
+      description: "Your tasks, newest first, optionally filtered by status or capability; page with next_cursor.",
+      inputSchema: jsonSchemaOf(listInput, "input"),
+      outputSchema: OUTPUT_SCHEMAS.taskList,
+      annotations: READ_ONLY,
+      scopes: [scopeFor("tasks", "read")],
+      async run(args, call) {
+        const input = parseArguments(listInput, args);
+        return { structured: await listTasksPage(call.core, call.grant.tenantId, input) };
+      },
+    },
+    {
+      name: "svc.tasks.cancel",
+      title: "Cancel a task",
+      description:
+        "Stop a task. A queued task is canceled at once; a terminal task answers its final state; a running task " +
+        "either gets cancel_requested_at (poll svc.tasks.get for the outcome) or, when its model cannot stop, the " +
+        "error conflict with details.action keep_polling: then keep polling and do not resubmit.",
+      inputSchema: jsonSchemaOf(cancelInput, "input"),
+      outputSchema: OUTPUT_SCHEMAS.task,
+      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
+      scopes: [scopeFor("tasks", "write")],
+      async run(args, call) {
+        const input = parseArguments(cancelInput, args);
+        const result = await cancelTask(call.core, call.grant.tenantId, input.task_id, input.reason);
+        return taskOutcome(result.task);
+      },
+    },
+  ];
+}

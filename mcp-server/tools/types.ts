@@ -1,0 +1,34 @@
+import type { ResourceLink, ToolAnnotations } from "@modelcontextprotocol/server";
+import type { Core, Grant, Scope } from "../../core/index.js";
+
+// One tool call as a tool sees it: who is calling, the request id errors carry, and a way to report progress.
+export interface ToolCall {
+  core: Core;
+  grant: Grant;
+  requestId: string;
+  signal: AbortSignal;
+  // Sends notifications/progress when the caller asked for them with a progress token; otherwise does nothing.
+  progress(update: { progress: number; total?: number; message?: string }): Promise<void>;
+}
+
+export interface ToolOutcome {
+  structured: Record<string, unknown>;
+  // Artifacts go back as links to their signed URLs, never as inline bytes.
+  links?: ResourceLink[];
+  meta?: Record<string, unknown>;
+}
+
+// A tool under its canonical svc.<area>.<verb> name. Input and output schemas are JSON Schema generated from the
+// same zod schemas core validates with, so what tools/list advertises is what a call is held to.
+export interface ToolDefinition {
+  name: string;
+  title: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+  outputSchema: Record<string, unknown>;
+  annotations: ToolAnnotations;
+  scopes: readonly Scope[];
+  run(args: Record<string, unknown>, call: ToolCall): Promise<ToolOutcome>;
+}
+
+export const READ_ONLY: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };

@@ -1,0 +1,131 @@
+import type { Client, JsonSchemaType } from "@modelcontextprotocol/client";
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/client/validators/ajv";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CAPABILITIES } from "../../core/index.js";
+import { startMcpHttpServer } from "../../mcp-server/http.js";
+import { freePort, PROTOCOLS, startMcpHarness, type McpHarness } from "./support.js";
+
+// What an agent sees before calling anything: the server's instructions and tools/list, over Streamable HTTP in
+// both protocol revisions.
+
+const SPEC_TOOLS = [
+  "svc.speech.synthesize",
+  "svc.voices.list",
+  "svc.voices.clone",
+  "svc.music.generate",
+  "svc.models.list",
+  "svc.tasks.get",
+  "svc.tasks.list",
+  "svc.assets.upload",
+];
+
+let m: McpHarness;
+beforeAll(async () => {
+  m = await startMcpHarness();
+});
+afterAll(async () => m?.close());
+
+describe.each(PROTOCOLS)("protocol %s", (protocol) => {
+  let client: Client;
+  beforeAll(async () => {
+    client = await m.connect({ protocol });
+  });
+
+  it("negotiates this revision and tells agents to submit once, then poll svc.tasks.get", () => {
+    expect(client.getNegotiatedProtocolVersion()).toBe(protocol);
+    const instructions = client.getInstructions() ?? "";
+    expect(instructions).toContain("svc.tasks.get");
+    expect(instructions).toMatch(/Never resubmit the work while its task is queued or running/);
+    expect(instructions).toContain("client_request_id");
+  });
+
+  it("lists SPEC.md's eight tools, one per task-creating capability and cancel, each titled and described", async () => {
+    const { tools } = await client.listTools();
+    const names = tools.map((t) => t.name);
+    for (const name of SPEC_TOOLS) expect(names).toContain(name);
+    for (const capability of CAPABILITIES) expect(names).toContain(capability.tool.name);
+    expect(names).toContain("svc.tasks.cancel");
+    expect(new Set(names).size).toBe(names.length);
+    for (const tool of tools) {
+      expect(tool.title, tool.name).toMatch(/\S/);
+      expect(tool.description?.length ?? 0, tool.name).toBeGreaterThan(40);
+      expect(tool.inputSchema.type, tool.name).toBe("object");
+      expect(tool.outputSchema?.type, tool.name).toBe("object");
+    }
+  });
+
+  it("advertises input schemas that accept each capability's example with a client_request_id, and refuse it without", async () => {
+    const { tools } = await client.listTools();
+    const validator = new AjvJsonSchemaValidator();
+    for (const capability of CAPABILITIES) {
+      const tool = tools.find((t) => t.name === capability.tool.name)!;
+      expect(tool.inputSchema.required, tool.name).toContain("client_request_id");
+      const validate = validator.getValidator(tool.inputSchema as JsonSchemaType);
+      expect(validate({ client_request_id: "id-1", ...capability.example }).valid, tool.name).toBe(true);
+      expect(validate(capability.example).valid, tool.name).toBe(false);
+      expect(validate({ client_request_id: "id-1", ...capability.example, surprise: true }).valid, tool.name).toBe(false);
+      expect(() => validator.getValidator(tool.outputSchema as JsonSchemaType), tool.name).not.toThrow();
+    }
+    for (const tool of tools) expect(() => validator.getValidator(tool.inputSchema as JsonSchemaType), tool.name).not.toThrow();
+  });
+
+  it("annotates reads as read-only and creation as idempotent", async () => {
+    const { tools } = await client.listTools();
+    const byName = new Map(tools.map((t) => [t.name, t]));
+    for (const name of ["svc.tasks.get", "svc.tasks.list", "svc.voices.list", "svc.models.list"]) {
+      expect(byName.get(name)!.annotations, name).toMatchObject({ readOnlyHint: true, destructiveHint: false });
+    }
+    for (const capability of CAPABILITIES) {
+      expect(byName.get(capability.tool.name)!.annotations, capability.tool.name).toMatchObject({
+        readOnlyHint: false,
+        idempotentHint: true,
+        destructiveHint: false,
+      });
+    }
+    expect(byName.get("svc.tasks.cancel")!.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
+    expect(byName.get("svc.assets.upload")!.annotations).toMatchObject({ readOnlyHint: false, idempotentHint: false });
+  });
+});
+
+describe("MCP_TOOL_NAMES", () => {
+  it("underscore: lists svc_<area>_<verb> only, names them so in descriptions and instructions, and calls them", async () => {
+    const port = await freePort();
+    const config = m.h.core.config;
+    const underscored = await startMcpHttpServer({
+      ...m.h.core,
+      config: { ...config, mcp: { ...config.mcp, port, publicUrl: `http://127.0.0.1:${port}`, toolNames: "underscore" } },
+    });
+    try {
+      const client = await m.connect({ url: underscored.url });
+      const { tools } = await client.listTools();
+      const names = tools.map((t) => t.name);
+      for (const name of SPEC_TOOLS) expect(names).toContain(name.replaceAll(".", "_"));
+      for (const name of names) expect(name).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);
+      expect(tools.find((t) => t.name === "svc_speech_synthesize")!.description).toContain("svc_tasks_get");
+      expect(client.getInstructions()).not.toMatch(/svc\.[a-z]/);
+      const voices = await client.callTool({ name: "svc_voices_list", arguments: { limit: 1 } });
+      expect(voices.isError).toBeFalsy();
+      expect((voices.structuredContent as { data: unknown[] }).data).toHaveLength(1);
+    } finally {
+      await underscored.close();
+    }
+  });
+
+  it("both: lists each tool under both names", async () => {
+    const port = await freePort();
+    const config = m.h.core.config;
+    const both = await startMcpHttpServer({
+      ...m.h.core,
+      config: { ...config, mcp: { ...config.mcp, port, publicUrl: `http://127.0.0.1:${port}`, toolNames: "both" } },
+    });
+    try {
+      const client = await m.connect({ url: both.url, protocol: "2026-07-28" });
+      const names = (await client.listTools()).tools.map((t) => t.name);
+      expect(names).toContain("svc.tasks.get");
+      expect(names).toContain("svc_tasks_get");
+      expect(names.length).toBe(2 * new Set(names.map((n) => n.replaceAll(".", "_"))).size);
+    } finally {
+      await both.close();
+    }
+  });
+});
