@@ -1,8 +1,10 @@
 import { primarySubtag } from "../../contracts/text.js";
 import { SPEECH_MODELS } from "../../catalog/speech-models.js";
 import type { ProviderEndpoint } from "../../config.js";
-import { retryAfterMs, vendorFetch } from "../http.js";
 import { ProviderFailure, type ProviderOutcome, type ProviderRequest } from "../types.js";
+import { callVendorA } from "./call.js";
+
+const SYNTHESIS_TIMEOUT_MS = 120_000;
 
 interface SpeechTaskInput {
   voice: string;
@@ -40,37 +42,7 @@ export async function synthesizeSpeech(
     language_boost: input.language ? primarySubtag(input.language) : null,
     pronunciation_dict: input.model_options?.vendorA?.pronunciation_dict,
   };
-  const response = await vendorFetch(
-    `${endpoint.baseUrl}/v1/t2a_v2`,
-    {
-      method: "POST",
-      headers: { "content-type": "application/json", authorization: `Bearer ${endpoint.apiKey}` },
-      body: JSON.stringify(body),
-      timeoutMs: 120_000,
-    },
-    signal,
-  );
-  let answer: T2aAnswer;
-  try {
-    answer = JSON.parse(response.text) as T2aAnswer;
-  } catch {
-    // A garbled answer is treated like a 5xx: the vendor may answer properly next time.
-    throw new ProviderFailure("model_request_failed", `vendor answered HTTP ${response.status} with a body that is not JSON`, true);
-  }
-  const vendorCode = answer.base_resp?.status_code;
-  const vendorMessage = answer.base_resp?.status_msg ?? `HTTP ${response.status}`;
-  if (response.status === 429 || vendorCode === 1002) {
-    throw new ProviderFailure("model_rate_limited", `vendor rate limit: ${vendorMessage}`, true, retryAfterMs(response.headers));
-  }
-  if (response.status === 401 || response.status === 403 || vendorCode === 1004) {
-    throw new ProviderFailure("model_unavailable", `vendor refused our credentials: ${vendorMessage}`, false);
-  }
-  if (response.status >= 500) throw new ProviderFailure("model_request_failed", `vendor error: ${vendorMessage}`, true);
-  if (vendorCode === 1026) throw new ProviderFailure("safety_rejected", `vendor safety review: ${vendorMessage}`, false);
-  if (vendorCode === 1027) throw new ProviderFailure("content_filtered", `vendor blocked the output: ${vendorMessage}`, false);
-  if (response.status !== 200 || vendorCode !== 0) {
-    throw new ProviderFailure("model_request_failed", `vendor error ${vendorCode ?? response.status}: ${vendorMessage}`, false);
-  }
+  const answer = await callVendorA<T2aAnswer>(endpoint, "/v1/t2a_v2", signal, { body, timeoutMs: SYNTHESIS_TIMEOUT_MS });
   const url = answer.data?.audio_url;
   if (answer.data?.status !== 2 || !url) {
     throw new ProviderFailure(

@@ -1,9 +1,8 @@
 import type { ProviderEndpoint } from "../../config.js";
-import { retryAfterMs, vendorFetch, type VendorResponse } from "../http.js";
-import { jsonAnswer } from "../json-answer.js";
 import { pollDelayMs } from "../poll-delay.js";
 import { textToVideoJob } from "../text-to-video-job.js";
 import { ProviderFailure, type ProviderOutcome, type ProviderRequest } from "../types.js";
+import { callVendorA } from "./call.js";
 
 // vendorA video generation (docs/providers/vendorA.md, "Video"): submit a task, query it until Success or Fail,
 // then ask the files API for the download URL of the file the task produced. Like vendorA speech, vendor-side
@@ -14,63 +13,21 @@ const READ_TIMEOUT_MS = 10_000;
 // The query answer carries no timestamps, so the reference remembers when the task was submitted.
 const REF_SEPARATOR = "@";
 
-const RATE_LIMITED = 1002;
-const BAD_CREDENTIALS = 1004;
-const INPUT_FLAGGED = 1026;
-const OUTPUT_BLOCKED = 1027;
-
 // Stages have no percentage at this vendor. A task not yet Processing keeps the service's own "submitted"
 // progress; a Processing one shows halfway, the most its stage says.
 const WAITING_STAGES = ["Preparing", "Queueing"];
 const PROCESSING_PERCENT = 50;
 
-interface BaseResp {
-  status_code?: number;
-  status_msg?: string;
-}
-
 interface VendorAAnswer {
-  base_resp?: BaseResp;
+  base_resp?: { status_code?: number; status_msg?: string };
   task_id?: string;
   status?: string;
   file_id?: string;
   file?: { download_url?: string };
 }
 
-function failureOf(base: BaseResp, response: VendorResponse): ProviderFailure {
-  const code = base.status_code;
-  const message = base.status_msg ?? `HTTP ${response.status}`;
-  if (response.status === 429 || code === RATE_LIMITED) {
-    return new ProviderFailure("model_rate_limited", `vendor rate limit: ${message}`, true, retryAfterMs(response.headers));
-  }
-  if (response.status === 401 || response.status === 403 || code === BAD_CREDENTIALS) {
-    return new ProviderFailure("model_unavailable", `vendor refused our credentials: ${message}`, false);
-  }
-  if (response.status >= 500) return new ProviderFailure("model_request_failed", `vendor error: ${message}`, true);
-  if (code === INPUT_FLAGGED) return new ProviderFailure("safety_rejected", `vendor safety review: ${message}`, false);
-  if (code === OUTPUT_BLOCKED) return new ProviderFailure("content_filtered", `vendor blocked the output: ${message}`, false);
-  return new ProviderFailure("model_request_failed", `vendor error ${code ?? response.status}: ${message}`, false);
-}
-
-async function call(endpoint: ProviderEndpoint, path: string, signal: AbortSignal, body?: unknown): Promise<VendorAAnswer> {
-  const response = await vendorFetch(
-    `${endpoint.baseUrl}${path}`,
-    {
-      method: body === undefined ? "GET" : "POST",
-      headers: { authorization: `Bearer ${endpoint.apiKey}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-      timeoutMs: body === undefined ? READ_TIMEOUT_MS : SUBMIT_TIMEOUT_MS,
-    },
-    signal,
-  );
-  const answer = jsonAnswer(response.text) as VendorAAnswer | undefined;
-  if (typeof answer !== "object" || answer === null) {
-    if (response.status !== 200) throw failureOf({}, response);
-    // A garbled answer is treated like a 5xx: the vendor may answer properly next time.
-    throw new ProviderFailure("model_request_failed", `vendor answered HTTP ${response.status} with a body that is not JSON`, true);
-  }
-  if (response.status !== 200 || answer.base_resp?.status_code !== 0) throw failureOf(answer.base_resp ?? {}, response);
-  return answer;
+function call(endpoint: ProviderEndpoint, path: string, signal: AbortSignal, body?: unknown): Promise<VendorAAnswer> {
+  return callVendorA<VendorAAnswer>(endpoint, path, signal, { body, timeoutMs: body === undefined ? READ_TIMEOUT_MS : SUBMIT_TIMEOUT_MS });
 }
 
 export async function submitVendorAVideo(endpoint: ProviderEndpoint, request: ProviderRequest, signal: AbortSignal): Promise<ProviderOutcome> {

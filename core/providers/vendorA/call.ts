@@ -1,0 +1,61 @@
+import type { ProviderEndpoint } from "../../config.js";
+import { retryAfterMs, vendorFetch, type VendorResponse } from "../http.js";
+import { jsonAnswer } from "../json-answer.js";
+import { ProviderFailure } from "../types.js";
+
+// Every vendorA call (docs/providers/vendorA.md): Bearer key, JSON both ways, and vendor-side errors as HTTP 200
+// with a non-zero base_resp.status_code. One place maps them to public codes for speech, image and video.
+
+interface BaseResp {
+  status_code?: number;
+  status_msg?: string;
+}
+
+const RATE_LIMITED = 1002;
+const BAD_CREDENTIALS = 1004;
+const INPUT_FLAGGED = 1026;
+const OUTPUT_BLOCKED = 1027;
+
+function failureOf(base: BaseResp, response: VendorResponse): ProviderFailure {
+  const code = base.status_code;
+  const message = base.status_msg ?? `HTTP ${response.status}`;
+  if (response.status === 429 || code === RATE_LIMITED) {
+    return new ProviderFailure("model_rate_limited", `vendor rate limit: ${message}`, true, retryAfterMs(response.headers));
+  }
+  if (response.status === 401 || response.status === 403 || code === BAD_CREDENTIALS) {
+    return new ProviderFailure("model_unavailable", `vendor refused our credentials: ${message}`, false);
+  }
+  if (response.status >= 500) return new ProviderFailure("model_request_failed", `vendor error: ${message}`, true);
+  if (code === INPUT_FLAGGED) return new ProviderFailure("safety_rejected", `vendor safety review: ${message}`, false);
+  if (code === OUTPUT_BLOCKED) return new ProviderFailure("content_filtered", `vendor blocked the output: ${message}`, false);
+  return new ProviderFailure("model_request_failed", `vendor error ${code ?? response.status}: ${message}`, false);
+}
+
+// POSTs `body` (or GETs when there is none) and returns the answer of a successful call; anything else throws
+// the mapped ProviderFailure.
+export async function callVendorA<T extends { base_resp?: BaseResp }>(
+  endpoint: ProviderEndpoint,
+  path: string,
+  signal: AbortSignal,
+  options: { body?: unknown; timeoutMs: number },
+): Promise<T> {
+  const { body } = options;
+  const response = await vendorFetch(
+    `${endpoint.baseUrl}${path}`,
+    {
+      method: body === undefined ? "GET" : "POST",
+      headers: { authorization: `Bearer ${endpoint.apiKey}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      timeoutMs: options.timeoutMs,
+    },
+    signal,
+  );
+  const answer = jsonAnswer(response.text) as T | undefined;
+  if (typeof answer !== "object" || answer === null) {
+    if (response.status !== 200) throw failureOf({}, response);
+    // A garbled answer is treated like a 5xx: the vendor may answer properly next time.
+    throw new ProviderFailure("model_request_failed", `vendor answered HTTP ${response.status} with a body that is not JSON`, true);
+  }
+  if (response.status !== 200 || answer.base_resp?.status_code !== 0) throw failureOf(answer.base_resp ?? {}, response);
+  return answer;
+}
