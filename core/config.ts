@@ -58,6 +58,8 @@ const envSchema = z.object({
   OAUTH_ISSUER: optionalUrl,
   OAUTH_JWKS_URL: optionalUrl,
   OAUTH_DEV_SIGNING_KEY: devSigningKeyJson.optional(),
+  MEDIA_INPUT_MAX_BYTES: z.coerce.number().int().positive().default(100 * 1024 * 1024),
+  MEDIA_FETCH_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
   ASSET_UPLOAD_MAX_BYTES: z.coerce.number().int().positive().default(16 * 1024 * 1024),
 });
 
@@ -103,6 +105,8 @@ export interface Config {
   oauth: { issuer: string | null; jwksUrl: string | null; devSigningKey: DevSigningKey | null };
   // Largest asset accepted by POST /v1/assets and svc.assets.upload, decoded.
   assetUploadMaxBytes: number;
+  mediaInputMaxBytes: number;
+  mediaFetchTimeoutMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -154,5 +158,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       devSigningKey: values.OAUTH_DEV_SIGNING_KEY ?? null,
     },
     assetUploadMaxBytes: values.ASSET_UPLOAD_MAX_BYTES,
+    mediaInputMaxBytes: values.MEDIA_INPUT_MAX_BYTES,
+    mediaFetchTimeoutMs: values.MEDIA_FETCH_TIMEOUT_MS,
   };
 }

@@ -4,10 +4,13 @@ import { z } from "zod";
 // where the field accepts one (given either as the bare string or as the `url` of a url-type input).
 const DATA_URI = /^data:[\w.+-]+\/[\w.+-]+(;[\w-]+=[^;,]+)*(;base64)?,/i;
 
-function isHttpsOrData(url: string, allowData: boolean): boolean {
+// Only the shape is checked here; whether the URL may be fetched (HTTPS, no private address) is decided at
+// admission by the outbound policy (core/media/admission.ts), which the development switch relaxes.
+function isWebOrData(url: string, allowData: boolean): boolean {
   if (allowData && DATA_URI.test(url)) return true;
   try {
-    return new URL(url).protocol === "https:";
+    const protocol = new URL(url).protocol;
+    return protocol === "https:" || protocol === "http:";
   } catch {
     return false;
   }
@@ -21,7 +24,7 @@ export function mediaInput(options: { allowDataUri?: boolean } = {}) {
       url: z
         .string()
         .min(1)
-        .refine((u) => isHttpsOrData(u, allowData), allowData ? "must be an HTTPS URL or a data URI" : "must be an HTTPS URL"),
+        .refine((u) => isWebOrData(u, allowData), allowData ? "must be an HTTPS URL or a data URI" : "must be an HTTPS URL"),
     })
     .strict();
   const artifactInput = z.object({ type: z.literal("artifact"), artifact_id: z.string().min(1).max(128) }).strict();

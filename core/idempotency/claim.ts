@@ -4,6 +4,14 @@ import { ServiceError } from "../errors/index.js";
 
 export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
 
+function conflict(): ServiceError {
+  return new ServiceError(
+    "idempotency_conflict",
+    "This Idempotency-Key was used with a different request body; use a new key for changed work.",
+    { details: { recovery: { action: "use_new_idempotency_key", requires_input_change: false, client_request_id: "new" } } },
+  );
+}
+
 export type ClaimOutcome = { kind: "claimed" } | { kind: "replay"; taskId: string };
 
 // Must run inside the creating transaction. A transaction-scoped advisory lock on (tenant, key) marks the key
@@ -24,13 +32,7 @@ export async function claimIdempotencyKey(
     select fingerprint, task_id, expires_at from idempotency_keys where tenant_id = ${tenantId} and key = ${key}`);
   const row = existing[0];
   if (row && new Date(row.expires_at) > now) {
-    if (row.fingerprint !== fingerprint) {
-      throw new ServiceError(
-        "idempotency_conflict",
-        "This Idempotency-Key was used with a different request body; use a new key for changed work.",
-        { details: { recovery: { action: "use_new_idempotency_key", requires_input_change: false, client_request_id: "new" } } },
-      );
-    }
+    if (row.fingerprint !== fingerprint) throw conflict();
     return { kind: "replay", taskId: row.task_id };
   }
   if (!locked[0]?.ok) {
@@ -42,6 +44,23 @@ export async function claimIdempotencyKey(
   }
   if (row) await tx.execute(sql`delete from idempotency_keys where tenant_id = ${tenantId} and key = ${key}`);
   return { kind: "claimed" };
+}
+
+// A read before admission's slow steps (media fetching): a replay answers at once, without fetching again, and
+// a changed body is refused at once. The claim inside the transaction still decides every race.
+export async function peekIdempotencyKey(
+  tx: Executor,
+  tenantId: string,
+  key: string,
+  fingerprint: string,
+  now: Date,
+): Promise<string | null> {
+  const rows = await tx.execute<{ fingerprint: string; task_id: string; expires_at: string }>(sql`
+    select fingerprint, task_id, expires_at from idempotency_keys where tenant_id = ${tenantId} and key = ${key}`);
+  const row = rows[0];
+  if (!row || new Date(row.expires_at) <= now) return null;
+  if (row.fingerprint !== fingerprint) throw conflict();
+  return row.task_id;
 }
 
 export async function recordIdempotencyKey(

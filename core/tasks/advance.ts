@@ -1,4 +1,5 @@
 import { enqueueJob, type JobName } from "../jobs/enqueue.js";
+import { ERROR_CATALOGUE, type ServiceError } from "../errors/index.js";
 import { ProviderFailure, type ProviderOutcome } from "../providers/types.js";
 import type { Core } from "../runtime.js";
 import { finishSucceeded, finishUnsuccessfully, type NewArtifact } from "./finish.js";
@@ -49,9 +50,30 @@ export async function applyOutcome(core: Core, task: TaskRow, outcome: ProviderO
   });
 }
 
-// A mapped vendor failure: transient ones are tried again (the same job, later) while attempts and the deadline
-// allow; anything else ends the task failed with a full refund, the vendor's wording kept in the message.
-export async function applyFailure(core: Core, task: TaskRow, error: ProviderFailure, job: JobName): Promise<void> {
+export interface TaskFailure {
+  code: string;
+  message: string;
+  transient: boolean;
+  retryAfterMs?: number | undefined;
+  param?: string | undefined;
+  details?: Record<string, unknown> | undefined;
+}
+
+// A public-code error raised while working on a task (a media input that cannot be fetched or decoded):
+// retryable codes are tried again like transient vendor failures.
+export function taskFailureOf(error: ServiceError): TaskFailure {
+  return {
+    code: error.code,
+    message: error.message,
+    transient: ERROR_CATALOGUE[error.code].retryable,
+    param: error.param,
+    details: error.details,
+  };
+}
+
+// A mapped failure: transient ones are tried again (the same job, later) while attempts and the deadline allow;
+// anything else ends the task failed with a full refund, the vendor's wording kept in the message.
+export async function applyFailure(core: Core, task: TaskRow, error: TaskFailure, job: JobName): Promise<void> {
   const retryAt = new Date(core.clock().getTime() + backoffMs(core.config.providerRetryBaseMs, task.attempts, error.retryAfterMs));
   if (error.transient && task.attempts < MAX_TRANSIENT_ATTEMPTS && retryAt < task.deadlineAt) {
     await core.db.transaction(async (tx) => {
@@ -65,5 +87,10 @@ export async function applyFailure(core: Core, task: TaskRow, error: ProviderFai
     });
     return;
   }
-  await finishUnsuccessfully(core, task.id, "failed", { code: error.code, message: error.message });
+  await finishUnsuccessfully(core, task.id, "failed", {
+    code: error.code,
+    message: error.message,
+    ...(error.param !== undefined ? { param: error.param } : {}),
+    ...(error.details !== undefined ? { details: error.details } : {}),
+  });
 }

@@ -3,12 +3,14 @@ import { findCapability } from "../capabilities/table.js";
 import type { Capability, Prepared } from "../capabilities/types.js";
 import { holdCredits } from "../credits/ledger.js";
 import { failure, invalidRequest, ServiceError, zodFailures } from "../errors/index.js";
-import { claimIdempotencyKey, recordIdempotencyKey } from "../idempotency/claim.js";
+import { claimIdempotencyKey, peekIdempotencyKey, recordIdempotencyKey } from "../idempotency/claim.js";
+import { checkMediaAtAdmission } from "../media/admission.js";
 import { requestFingerprint } from "../idempotency/fingerprint.js";
 import { enqueueJob } from "../jobs/enqueue.js";
 import type { Core } from "../runtime.js";
 import { findVoiceForTenant } from "../voices/lookup.js";
 import { toEnvelope, type StoredUsage, type TaskEnvelope } from "./envelope.js";
+import { envelopeContext } from "./read.js";
 import { findTask, insertTask } from "./repository.js";
 
 export interface CreateContext {
@@ -62,21 +64,31 @@ function storedQuote(prepared: Prepared): StoredUsage {
   };
 }
 
-// Admission of one task: validate, select, price, then ONE transaction that claims the idempotency key,
+async function replay(core: Core, taskId: string): Promise<CreateResult> {
+  const row = await findTask(core.db, taskId);
+  if (!row) throw new Error(`idempotency key points at missing task ${taskId}`);
+  return { task: toEnvelope(row, envelopeContext(core)), replayed: true };
+}
+
+// Admission of one task: validate, check media references, select, price, then ONE transaction that claims the idempotency key,
 // inserts the task, holds the credits and enqueues its job. Any refusal rolls all of it back.
 export async function createTask(core: Core, capabilityId: string, raw: unknown, ctx: CreateContext): Promise<CreateResult> {
   const capability = findCapability(capabilityId);
   if (!capability) throw new ServiceError("unsupported_capability", `Unknown capability ${capabilityId}.`);
   const key = validateIdempotencyKey(ctx.idempotencyKey, ctx.surface === "mcp" ? "client_request_id" : "Idempotency-Key");
-  const input = parseCreateInput(capability, raw, core.config.outboundAllowLoopbackHttp);
-  await checkCallbackSigningKey(core.db, ctx.tenantId, input);
+  const parsed = parseCreateInput(capability, raw, core.config.outboundAllowLoopbackHttp);
+  await checkCallbackSigningKey(core.db, ctx.tenantId, parsed);
+  const fingerprint = requestFingerprint(capability.id, parsed);
+  const now = core.clock();
+  const earlier = await peekIdempotencyKey(core.db, ctx.tenantId, key, fingerprint, now);
+  if (earlier) return replay(core, earlier);
+  await checkMediaAtAdmission(core, ctx.tenantId, parsed);
+  const input = parsed;
   const prepared = await capability.prepare(input, {
     tenantId: ctx.tenantId,
     isFamilyLive: core.isFamilyLive,
     findVoice: (tenantId, voiceId) => findVoiceForTenant(core.db, tenantId, voiceId),
   });
-  const fingerprint = requestFingerprint(capability.id, input);
-  const now = core.clock();
 
   const outcome = await core.db.transaction(async (tx) => {
     const claim = await claimIdempotencyKey(tx, ctx.tenantId, key, fingerprint, now);
@@ -120,8 +132,5 @@ export async function createTask(core: Core, capabilityId: string, raw: unknown,
     return { row, replayed: false };
   });
 
-  return {
-    task: toEnvelope(outcome.row, { baseUrl: core.config.publicBaseUrl, signer: core.signer, now: core.clock() }),
-    replayed: outcome.replayed,
-  };
+  return { task: toEnvelope(outcome.row, envelopeContext(core)), replayed: outcome.replayed };
 }

@@ -1,6 +1,8 @@
 import { ProviderFailure } from "../providers/types.js";
 import type { Core } from "../runtime.js";
-import { applyFailure, applyOutcome, DEADLINE_PASSED } from "./advance.js";
+import { ServiceError } from "../errors/index.js";
+import { applyFailure, applyOutcome, DEADLINE_PASSED, taskFailureOf } from "./advance.js";
+import { ensureMediaResolved, inputForVendor } from "./media-inputs.js";
 import { finishUnsuccessfully } from "./finish.js";
 import { findTask, isTerminal, transitionTask } from "./repository.js";
 
@@ -30,13 +32,13 @@ export async function executeTask(core: Core, taskId: string, signal: AbortSigna
   });
   if (!running) return;
   try {
-    const outcome = await adapter.submit(
-      { taskId, capability: task.capability, model: task.resolvedModel, input: task.input as Record<string, unknown> },
-      signal,
-    );
+    const media = await ensureMediaResolved(core, running);
+    const input = inputForVendor(running, media, core.signer, core.clock());
+    const outcome = await adapter.submit({ taskId, capability: task.capability, model: task.resolvedModel, input }, signal);
     await applyOutcome(core, running, outcome, signal);
   } catch (error) {
-    if (!(error instanceof ProviderFailure)) throw error;
-    await applyFailure(core, running, error, "execute_task");
+    if (error instanceof ProviderFailure) await applyFailure(core, running, error, "execute_task");
+    else if (error instanceof ServiceError) await applyFailure(core, running, taskFailureOf(error), "execute_task");
+    else throw error;
   }
 }

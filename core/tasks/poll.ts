@@ -2,6 +2,7 @@ import { ProviderFailure } from "../providers/types.js";
 import type { Core } from "../runtime.js";
 import { applyFailure, applyOutcome, DEADLINE_PASSED } from "./advance.js";
 import { finishUnsuccessfully } from "./finish.js";
+import { inputForVendor, type ResolvedMediaMap } from "./media-inputs.js";
 import { findTask } from "./repository.js";
 
 // One run of the poll_task job: look at a vendor job once. Between polls the task is only a row and a scheduled
@@ -11,7 +12,8 @@ export async function pollTask(core: Core, taskId: string, signal: AbortSignal):
   const task = await findTask(core.db, taskId);
   if (!task || task.status !== "running" || !task.providerRef) return;
   const adapter = core.providers.get(task.providerFamily as never);
-  const request = { taskId, capability: task.capability, model: task.resolvedModel, input: task.input as Record<string, unknown> };
+  const input = inputForVendor(task, (task.resolvedMedia ?? {}) as ResolvedMediaMap, core.signer, core.clock());
+  const request = { taskId, capability: task.capability, model: task.resolvedModel, input };
   const stopAtVendor = async () => {
     if (adapter?.cancel) await adapter.cancel(task.providerRef as string, request, signal).catch(() => undefined);
   };

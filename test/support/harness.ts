@@ -71,6 +71,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       }),
     ),
     PROVIDER_RETRY_BASE_MS: "50",
+    // Test bodies name https://example.com media; on this closed network fetching them fails, and should fail fast.
+    MEDIA_FETCH_TIMEOUT_MS: "2000",
     PORT: String(await freePort()),
     WORKER_CONCURRENCY: "4",
     ...options.env,

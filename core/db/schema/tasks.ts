@@ -24,6 +24,8 @@ export const tasks = pgTable(
     error: jsonb("error"),
     // The price computed at admission; `usage` is filled from measurement when the task ends.
     quote: jsonb("quote").notNull(),
+    // The task's media inputs as the worker resolved them (artifact and decoded facts, by JSON Pointer).
+    resolvedMedia: jsonb("resolved_media"),
     usage: jsonb("usage"),
     billingMode: text("billing_mode").notNull(),
     heldMicro: bigint("held_micro", { mode: "bigint" }).notNull().default(sql`0`),

@@ -1,0 +1,49 @@
+import { and, eq, inArray } from "drizzle-orm";
+import { artifacts } from "../db/schema/index.js";
+import { ServiceError, jsonPointer } from "../errors/index.js";
+import { urlRefusal } from "../net/index.js";
+import type { Core } from "../runtime.js";
+import { decodeDataUri, mediaSlots, mediaText, mediaTextPath } from "./slots.js";
+
+// The checks on media inputs that admission can make without fetching anything: a URL's scheme and literal
+// address, a data URI's shape and size, an artifact's existence for this tenant. Fetching and decoding happen in
+// the worker (core/media/resolve.ts), so a slow third-party server never holds an admission open.
+export async function checkMediaAtAdmission(core: Core, tenantId: string, input: Record<string, unknown>): Promise<void> {
+  const policy = { allowLoopbackHttp: core.config.outboundAllowLoopbackHttp };
+  const artifactSlots: { id: string; param: string }[] = [];
+  for (const slot of mediaSlots(input)) {
+    const text = mediaText(slot.value);
+    if (text === null) {
+      artifactSlots.push({ id: (slot.value as { artifact_id: string }).artifact_id, param: jsonPointer([...slot.path, "artifact_id"]) });
+      continue;
+    }
+    const path = mediaTextPath(slot);
+    const param = jsonPointer(path);
+    if (text.startsWith("data:")) {
+      const decoded = decodeDataUri(text, core.config.mediaInputMaxBytes);
+      if (!decoded) throw new ServiceError("invalid_media", `The data URI at ${param} is malformed.`, { param });
+      if ("tooLarge" in decoded) {
+        throw new ServiceError("media_too_large", `The media at ${param} is larger than ${core.config.mediaInputMaxBytes} bytes.`, {
+          param,
+          details: { max_bytes: core.config.mediaInputMaxBytes },
+        });
+      }
+    } else {
+      const refusal = urlRefusal(text, policy);
+      if (refusal) {
+        throw new ServiceError("invalid_request", `The media URL at ${param} ${refusal}.`, {
+          param,
+          details: { errors: [{ loc: path, param, reason: refusal }] },
+        });
+      }
+    }
+  }
+  if (artifactSlots.length === 0) return;
+  const found = await core.db
+    .select({ id: artifacts.id })
+    .from(artifacts)
+    .where(and(eq(artifacts.tenantId, tenantId), inArray(artifacts.id, artifactSlots.map((a) => a.id))));
+  const known = new Set(found.map((r) => r.id));
+  const missing = artifactSlots.find((a) => !known.has(a.id));
+  if (missing) throw new ServiceError("artifact_not_found", `No artifact ${missing.id}.`, { param: missing.param });
+}

@@ -1,0 +1,40 @@
+import type { ArtifactUrlSigner } from "../artifacts/signed-url.js";
+import { jsonPointer } from "../errors/index.js";
+import { resolveMediaInputs } from "../media/resolve.js";
+import { mediaSlots, replaceAt, type MediaFacts } from "../media/slots.js";
+import type { Core } from "../runtime.js";
+import { transitionTask, type TaskRow } from "./repository.js";
+
+export type ResolvedMediaMap = Record<string, MediaFacts>;
+
+// Resolves a task's media inputs once; a retried job reuses what the first run stored.
+export async function ensureMediaResolved(core: Core, task: TaskRow): Promise<ResolvedMediaMap> {
+  if (task.resolvedMedia) return task.resolvedMedia as ResolvedMediaMap;
+  const input = task.input as Record<string, unknown>;
+  if (mediaSlots(input).length === 0) return {};
+  const facts = await resolveMediaInputs(core, task.tenantId, input);
+  await transitionTask(core.db, task.id, ["running"], { resolvedMedia: facts });
+  return facts;
+}
+
+// The input a vendor adapter sees: every media input replaced by its stored artifact with a signed URL the vendor
+// can download, and the facts decoding established.
+export function inputForVendor(task: TaskRow, media: ResolvedMediaMap, signer: ArtifactUrlSigner, now: Date): Record<string, unknown> {
+  const input = structuredClone(task.input as Record<string, unknown>);
+  for (const slot of mediaSlots(task.input as Record<string, unknown>)) {
+    const facts = media[jsonPointer(slot.path)];
+    if (!facts) continue;
+    replaceAt(input, slot.path, {
+      type: "artifact",
+      artifact_id: facts.artifactId,
+      url: signer.sign(facts.artifactId, now).url,
+      kind: facts.kind,
+      format: facts.format,
+      width: facts.width,
+      height: facts.height,
+      duration_seconds: facts.durationSeconds,
+      has_audio: facts.hasAudio,
+    });
+  }
+  return input;
+}
