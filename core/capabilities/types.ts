@@ -3,6 +3,7 @@ import type { Area } from "../auth/areas.js";
 import type { VendorFamily } from "../config.js";
 import type { FieldFailure } from "../errors/index.js";
 import type { CommonCreateInput } from "../contracts/common-create.js";
+import type { MediaFacts } from "../media/slots.js";
 
 export interface UsageLine {
   meter: string;
@@ -64,6 +65,9 @@ export interface Capability<I extends CommonCreateInput = CommonCreateInput> {
   tool: { name: string; title: string; description: string };
   inputSchema: z.ZodType<I>;
   crossFieldRules?(input: I): FieldFailure[];
+  // Rules that need the decoded media (a source video's real duration, a sample's length): checked by the
+  // worker once the inputs are resolved; a failure ends the task failed with invalid_request at the field.
+  checkResolvedMedia?(input: I, media: Readonly<Record<string, MediaFacts>>, model: string): FieldFailure[];
   // The concrete model ids the endpoint accepts besides `auto`, in SPEC.md's order.
   modelIds: readonly string[];
   // True when the endpoint accepts any `model` and ignores it (prompt enhancement).

@@ -1,5 +1,6 @@
 import type { ArtifactUrlSigner } from "../artifacts/signed-url.js";
-import { jsonPointer } from "../errors/index.js";
+import { findCapability } from "../capabilities/table.js";
+import { invalidRequest, jsonPointer } from "../errors/index.js";
 import { resolveMediaInputs } from "../media/resolve.js";
 import { mediaSlots, replaceAt, type MediaFacts } from "../media/slots.js";
 import type { Core } from "../runtime.js";
@@ -7,13 +8,18 @@ import { transitionTask, type TaskRow } from "./repository.js";
 
 export type ResolvedMediaMap = Record<string, MediaFacts>;
 
-// Resolves a task's media inputs once; a retried job reuses what the first run stored.
+// Resolves a task's media inputs once (a retried job reuses what the first run stored) and applies the
+// capability's rules on the decoded media.
 export async function ensureMediaResolved(core: Core, task: TaskRow): Promise<ResolvedMediaMap> {
-  if (task.resolvedMedia) return task.resolvedMedia as ResolvedMediaMap;
   const input = task.input as Record<string, unknown>;
-  if (mediaSlots(input).length === 0) return {};
-  const facts = await resolveMediaInputs(core, task.tenantId, input);
-  await transitionTask(core.db, task.id, ["running"], { resolvedMedia: facts });
+  let facts = task.resolvedMedia as ResolvedMediaMap | null;
+  if (!facts) {
+    if (mediaSlots(input).length === 0) return {};
+    facts = await resolveMediaInputs(core, task.tenantId, input);
+    await transitionTask(core.db, task.id, ["running"], { resolvedMedia: facts });
+  }
+  const failures = findCapability(task.capability)?.checkResolvedMedia?.(input as never, facts, task.resolvedModel) ?? [];
+  if (failures.length > 0) throw invalidRequest(failures);
   return facts;
 }
 
