@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { S3Settings } from "./artifacts/s3-store.js";
 import { devSigningKeySchema, type DevSigningKey } from "./oauth/dev-signing-key.js";
 
 // Every setting the processes read, validated once at start. An invalid value stops the process with a message
@@ -40,7 +41,13 @@ const envSchema = z.object({
   HOST: z.string().min(1).default("127.0.0.1"),
   PORT: port.default(8080),
   PUBLIC_BASE_URL: optionalUrl,
+  ARTIFACT_STORE: z.enum(["filesystem", "s3"]).default("filesystem"),
   ARTIFACT_DIR: z.string().min(1).default(".data/artifacts"),
+  S3_ENDPOINT: z.url().optional(),
+  S3_REGION: z.string().min(1).default("us-east-1"),
+  S3_BUCKET: z.string().min(3).optional(),
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
   ARTIFACT_URL_SECRET: z.string().min(32, "must be at least 32 characters"),
   ARTIFACT_URL_TTL_SECONDS: z.coerce.number().int().positive().default(86_400),
   WORKER_CONCURRENCY: z.coerce.number().int().positive().default(16),
@@ -83,6 +90,8 @@ export interface Config {
   port: number;
   publicBaseUrl: string;
   artifactDir: string;
+  // Present when ARTIFACT_STORE=s3: artifacts then live in that bucket instead of ARTIFACT_DIR.
+  s3: S3Settings | null;
   artifactUrlSecret: string;
   artifactUrlTtlSeconds: number;
   workerConcurrency: number;
@@ -125,6 +134,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       providers[family] = { baseUrl: provider.data.baseUrl.replace(/\/+$/, ""), apiKey: provider.data.apiKey };
     }
   }
+  if (env.ARTIFACT_STORE === "s3") {
+    for (const name of ["S3_ENDPOINT", "S3_BUCKET", "S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY"]) {
+      if (!env[name]) problems.push(`  ${name}: required when ARTIFACT_STORE=s3`);
+    }
+  }
   if (Boolean(env.OAUTH_ISSUER) !== Boolean(env.OAUTH_JWKS_URL)) problems.push("  OAUTH_ISSUER, OAUTH_JWKS_URL: set both or neither");
   if (!parsed.success || problems.length > 0) throw new ConfigError(`invalid configuration:\n${problems.join("\n")}`);
   const values = parsed.data;
@@ -135,6 +149,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     port: values.PORT,
     publicBaseUrl: (values.PUBLIC_BASE_URL ?? `http://${values.HOST}:${values.PORT}`).replace(/\/+$/, ""),
     artifactDir: values.ARTIFACT_DIR,
+    s3:
+      values.ARTIFACT_STORE === "s3"
+        ? {
+            endpoint: values.S3_ENDPOINT as string,
+            region: values.S3_REGION,
+            bucket: values.S3_BUCKET as string,
+            accessKeyId: values.S3_ACCESS_KEY_ID as string,
+            secretAccessKey: values.S3_SECRET_ACCESS_KEY as string,
+          }
+        : null,
     artifactUrlSecret: values.ARTIFACT_URL_SECRET,
     artifactUrlTtlSeconds: values.ARTIFACT_URL_TTL_SECONDS,
     workerConcurrency: values.WORKER_CONCURRENCY,

@@ -1,4 +1,5 @@
 import { ArtifactUrlSigner } from "./artifacts/signed-url.js";
+import { S3ArtifactStore } from "./artifacts/s3-store.js";
 import { FilesystemArtifactStore, type ArtifactStore } from "./artifacts/store.js";
 import type { Config, VendorFamily } from "./config.js";
 import { connectDatabase, type Database, type Db } from "./db/client.js";
@@ -34,7 +35,7 @@ export function createCore(config: Config, overrides: CoreOverrides = {}): Core 
     db: database.db,
     clock,
     ids: overrides.ids ?? defaultIds(clock),
-    artifacts: new FilesystemArtifactStore(config.artifactDir),
+    artifacts: config.s3 ? new S3ArtifactStore(config.s3) : new FilesystemArtifactStore(config.artifactDir),
     signer: new ArtifactUrlSigner(config.publicBaseUrl, config.artifactUrlSecret, config.artifactUrlTtlSeconds),
     providers,
     isFamilyLive: (family) => providers.isLive(family),
