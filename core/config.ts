@@ -186,3 +186,22 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     mediaFetchTimeoutMs: values.MEDIA_FETCH_TIMEOUT_MS,
   };
 }
+
+// Every environment setting with its default, read from the schema itself (docs/configuration.md is checked
+// against this list by a test).
+export function configurationSettings(): { name: string; default: string | null; required: boolean }[] {
+  const settings = Object.entries(envSchema.shape).map(([name, schema]) => {
+    let node = schema as z.ZodType;
+    while (node instanceof z.ZodPipe) node = node.in as z.ZodType;
+    if (node instanceof z.ZodDefault) return { name, default: String(node.def.defaultValue), required: false };
+    return { name, default: null, required: !(node instanceof z.ZodOptional) };
+  });
+  const vendors = VENDOR_FAMILIES.flatMap((family) => {
+    const names = providerEnvNames(family);
+    return [
+      { name: names.baseUrl, default: null, required: false },
+      { name: names.apiKey, default: null, required: false },
+    ];
+  });
+  return [...settings, ...vendors];
+}
