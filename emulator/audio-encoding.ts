@@ -21,6 +21,8 @@ const ENCODER_ARGS: Record<AudioFormat, string[]> = {
   pcm: ["-c:a", "pcm_s16le", "-f", "s16le"],
 };
 
+const LOSSY_FORMATS: readonly AudioFormat[] = ["mp3", "opus"];
+
 export interface PcmAudio {
   // Signed 16-bit little-endian mono samples.
   samples: Buffer;
@@ -32,6 +34,8 @@ export interface AudioEncoding {
   sampleRate: number;
   // Linear amplitude factor; 1 leaves the level unchanged.
   gain: number;
+  // Bits per second for the lossy formats (mp3, opus); the encoder's default when omitted.
+  bitrate?: number;
 }
 
 // Writes to a file rather than stdout so that ffmpeg can go back and fill in the WAV sizes and FLAC STREAMINFO.
@@ -44,6 +48,7 @@ export async function encodePcmToFile(pcm: PcmAudio, encoding: AudioEncoding, ou
       // Bit-exact output leaves out the encoder tag, so a WAV file has the plain 44-byte header.
       "-fflags", "+bitexact", "-flags:a", "+bitexact",
       ...ENCODER_ARGS[encoding.format],
+      ...(encoding.bitrate !== undefined && LOSSY_FORMATS.includes(encoding.format) ? ["-b:a", String(encoding.bitrate)] : []),
       "-y", outputPath,
     ],
     pcm.samples,

@@ -7,12 +7,13 @@ import { vendorCFamily } from "./families/vendor-c.js";
 import { vendorDFamily } from "./families/vendor-d.js";
 import { vendorEFamily } from "./families/vendor-e.js";
 import { vendorFFamily } from "./families/vendor-f.js";
+import { vendorGFamily } from "./families/vendor-g.js";
 import { FaultQueue } from "./faults.js";
 import { FileStore } from "./file-store.js";
 import { RequestLog } from "./request-log.js";
 import type { EmulatorContext, VendorFamily } from "./vendor-family.js";
 
-const VENDOR_FAMILIES: readonly VendorFamily[] = [vendorAFamily, vendorBFamily, vendorCFamily, vendorDFamily, vendorEFamily, vendorFFamily];
+const VENDOR_FAMILIES: readonly VendorFamily[] = [vendorAFamily, vendorBFamily, vendorCFamily, vendorDFamily, vendorEFamily, vendorFFamily, vendorGFamily];
 
 export interface EmulatorOptions {
   host?: string;

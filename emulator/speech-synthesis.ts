@@ -1,5 +1,6 @@
 import { durationMsOf, encodePcmToFile, type AudioFormat } from "./audio-encoding.js";
-import { FALLBACK_LANGUAGE, speakWithEspeak } from "./espeak.js";
+import { speakWithEspeak } from "./espeak.js";
+import { espeakPitch, espeakVoiceName, MALE_TIMBRE, type Timbre } from "./media/voice-timbre.js";
 
 export interface SpeechRequest {
   text: string;
@@ -13,6 +14,8 @@ export interface SpeechRequest {
   volume: number;
   format: AudioFormat;
   sampleRate: number;
+  // A cloned voice's timbre; preset voices speak with espeak's default one.
+  timbre?: Timbre;
 }
 
 export interface SynthesizedSpeech {
@@ -21,14 +24,13 @@ export interface SynthesizedSpeech {
 
 // espeak-ng's own default rate, taken as speed 1.
 const NORMAL_WORDS_PER_MINUTE = 175;
-const MIDDLE_PITCH = 50;
-const PITCH_RANGE = 49;
 
 export async function synthesizeSpeechToFile(request: SpeechRequest, outputPath: string): Promise<SynthesizedSpeech> {
+  const timbre = request.timbre ?? MALE_TIMBRE;
   const pcm = await speakWithEspeak(request.text, {
-    language: request.language?.trim() || FALLBACK_LANGUAGE,
+    language: espeakVoiceName(request.language, timbre),
     wordsPerMinute: NORMAL_WORDS_PER_MINUTE * request.speed,
-    pitch: MIDDLE_PITCH + PITCH_RANGE * request.pitch,
+    pitch: espeakPitch(timbre, request.pitch),
   });
   await encodePcmToFile(pcm, { format: request.format, sampleRate: request.sampleRate, gain: request.volume }, outputPath);
   return { durationMs: durationMsOf(pcm) };

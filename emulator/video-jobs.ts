@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import type { FaultKind } from "./faults.js";
 import type { FileStore, StoredFile } from "./file-store.js";
-import { renderLastFrame, renderVideo, type VideoRenderRequest } from "./media/video-render.js";
+import { renderRequestedVideo } from "./media/requested-video.js";
+import { renderLastFrame, type VideoRenderRequest } from "./media/video-render.js";
 
 // The vendor side of a video generation task, in neutral terms; each family's routes translate it into their
 // own vocabulary (queued/running, PENDING/RUNNING, operations with done). A job moves on by one stage each
@@ -134,7 +135,7 @@ export class VideoJobBoard<Details = unknown> {
     const { spec } = state.job;
     const failsDownload = state.fault === "bad_download";
     try {
-      const { file: video } = await this.files.save((path) => renderVideo(spec, path), {
+      const { file: video } = await this.files.save((path) => renderRequestedVideo(spec, path), {
         contentType: CONTAINER_TYPES[spec.container],
         failsDownload,
       });

@@ -31,3 +31,11 @@ export function canvasPixelSize(tier: string, aspect: string): PixelSize {
   const shortEdge = (ratio: number) => Math.max(EDGE_MULTIPLE, Math.round((longEdge * ratio) / EDGE_MULTIPLE) * EDGE_MULTIPLE);
   return across >= down ? { width: longEdge, height: shortEdge(down / across) } : { width: shortEdge(across / down), height: longEdge };
 }
+
+// The ratio of an input image, reduced ("source" made concrete): 1600 × 1200 → "4:3". An odd size keeps its own
+// ratio (1000 × 667 → "1000:667"), which canvasPixelSize renders like any other.
+export function sourceAspect(size: PixelSize): string {
+  const gcd = (a: number, b: number): number => (b === 0 ? a : gcd(b, a % b));
+  const divisor = gcd(size.width, size.height);
+  return `${size.width / divisor}:${size.height / divisor}`;
+}

@@ -6,6 +6,7 @@ import { vendorCAdapter } from "./vendorC/adapter.js";
 import { vendorDAdapter } from "./vendorD/adapter.js";
 import { vendorEAdapter } from "./vendorE/adapter.js";
 import { vendorFAdapter } from "./vendorF/adapter.js";
+import { vendorGAdapter } from "./vendorG/adapter.js";
 
 const FACTORIES: Partial<Record<VendorFamily, (endpoint: NonNullable<Config["providers"][VendorFamily]>) => ProviderAdapter>> = {
   vendorA: vendorAAdapter,
@@ -14,6 +15,7 @@ const FACTORIES: Partial<Record<VendorFamily, (endpoint: NonNullable<Config["pro
   vendorD: vendorDAdapter,
   vendorE: vendorEAdapter,
   vendorF: vendorFAdapter,
+  vendorG: vendorGAdapter,
 };
 
 // The only place that knows the vendor folders. A family is live when it is configured (base URL and key);

@@ -8,6 +8,7 @@ import { checkMediaAtAdmission } from "../media/admission.js";
 import { requestFingerprint } from "../idempotency/fingerprint.js";
 import { enqueueJob } from "../jobs/enqueue.js";
 import type { Core } from "../runtime.js";
+import { insertPendingVoice } from "../voices/clone-lifecycle.js";
 import { findVoiceForTenant } from "../voices/lookup.js";
 import { toEnvelope, type StoredUsage, type TaskEnvelope } from "./envelope.js";
 import { envelopeContext } from "./read.js";
@@ -127,6 +128,7 @@ export async function createTask(core: Core, capabilityId: string, raw: unknown,
       deadlineAt: new Date(now.getTime() + capability.deadlineSeconds * 1000),
     });
     if (hold > 0n) await holdCredits(tx, ctx.tenantId, taskId, hold);
+    await insertPendingVoice(tx, row);
     await recordIdempotencyKey(tx, ctx.tenantId, key, fingerprint, taskId, now);
     await enqueueJob(tx, "execute_task", { task_id: taskId });
     return { row, replayed: false };

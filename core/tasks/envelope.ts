@@ -70,13 +70,16 @@ function renderUsage(stored: StoredUsage | null) {
 
 function renderOutput(output: Record<string, unknown> | null, ctx: EnvelopeContext) {
   if (!output) return null;
-  const artifacts = (output.artifacts as StoredArtifactRef[] | undefined) ?? [];
-  return {
-    ...output,
-    artifacts: artifacts.map((a) => {
+  const withUrls = (refs: StoredArtifactRef[]) =>
+    refs.map((a) => {
       const signed = ctx.signer.sign(a.artifact_id, ctx.now);
       return { ...a, url: signed.url, url_expires_at: signed.expiresAt.toISOString() };
-    }),
+    });
+  return {
+    ...output,
+    artifacts: withUrls((output.artifacts as StoredArtifactRef[] | undefined) ?? []),
+    // Music lists its tracks again as `clips[]` (SPEC.md), signed like every artifact.
+    ...(Array.isArray(output.clips) ? { clips: withUrls(output.clips as StoredArtifactRef[]) } : {}),
   };
 }
 

@@ -3,6 +3,7 @@ import { settleHold } from "../credits/ledger.js";
 import { sql } from "drizzle-orm";
 import { artifacts, tasks } from "../db/schema/index.js";
 import type { Core } from "../runtime.js";
+import { settleClonedVoice } from "../voices/clone-lifecycle.js";
 import type { StoredError, StoredUsage } from "./envelope.js";
 import { OPEN_STATUSES, transitionTask, type TaskChanges, type TaskRow } from "./repository.js";
 
@@ -46,6 +47,7 @@ export async function finishSucceeded(
       await tx.insert(artifacts).values(result.artifacts.map((a) => ({ ...a, tenantId: row.tenantId, taskId, createdAt: now })));
     }
     await settleHold(tx, row.tenantId, taskId, row.heldMicro, row.chargedMicro - row.refundedMicro);
+    await settleClonedVoice(tx, row, now);
     return beginCallbackDelivery(tx, core.ids, row, now);
   });
 }
@@ -71,6 +73,7 @@ export async function finishUnsuccessfully(
     });
     if (!row) return null;
     await settleHold(tx, row.tenantId, taskId, row.heldMicro, 0n);
+    await settleClonedVoice(tx, row, now);
     return beginCallbackDelivery(tx, core.ids, row, now);
   });
 }

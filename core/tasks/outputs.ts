@@ -104,25 +104,33 @@ export function measuredUsage(task: TaskRow, stored: NewArtifact[], result: Prov
   return task.billingMode === "postpaid" ? repricePostpaid(task, quote, measured) : { ...quote, counters: measured };
 }
 
+// SPEC.md names what music and voice clone answer: a music task's tracks are `clips[]` (the same artifacts as
+// `artifacts[]`) and its `type` is the capability (`reference_audio_to_music` for reference audio); a voice
+// clone's type is its capability too, though it carries the activation's audio as a preview.
+const TYPED_BY_CAPABILITY = new Set(["text_to_music", "reference_audio_to_music", "voice_clone"]);
+const CLIP_CAPABILITIES = new Set(["text_to_music", "reference_audio_to_music"]);
+
 export function outputOf(task: TaskRow, stored: NewArtifact[], result: ProviderResult): Record<string, unknown> {
+  const artifacts = stored.map((a) => {
+    const media = mediaOf(a);
+    return {
+      artifact_id: a.id,
+      kind: a.kind,
+      ...(media.role ? { role: media.role } : {}),
+      content_type: a.contentType,
+      byte_size: a.byteSize,
+      format: media.format,
+      ...(a.kind === "image" || a.kind === "video" ? { width: media.width, height: media.height } : {}),
+      ...(a.kind !== "image" ? { duration_seconds: media.durationSeconds } : {}),
+      ...(a.kind === "audio" ? { sample_rate: media.sampleRate, channels: media.channels } : {}),
+      ...(a.kind === "video" ? { has_audio: media.hasAudio } : {}),
+    };
+  });
   return {
-    type: stored[0]?.kind ?? task.capability,
+    type: TYPED_BY_CAPABILITY.has(task.capability) ? task.capability : (stored[0]?.kind ?? task.capability),
     ...(result.text !== undefined ? { text: result.text } : {}),
     ...result.data,
-    artifacts: stored.map((a) => {
-      const media = mediaOf(a);
-      return {
-        artifact_id: a.id,
-        kind: a.kind,
-        ...(media.role ? { role: media.role } : {}),
-        content_type: a.contentType,
-        byte_size: a.byteSize,
-        format: media.format,
-        ...(a.kind === "image" || a.kind === "video" ? { width: media.width, height: media.height } : {}),
-        ...(a.kind !== "image" ? { duration_seconds: media.durationSeconds } : {}),
-        ...(a.kind === "audio" ? { sample_rate: media.sampleRate, channels: media.channels } : {}),
-        ...(a.kind === "video" ? { has_audio: media.hasAudio } : {}),
-      };
-    }),
+    artifacts,
+    ...(CLIP_CAPABILITIES.has(task.capability) ? { clips: artifacts } : {}),
   };
 }

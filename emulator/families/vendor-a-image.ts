@@ -3,14 +3,17 @@ import { setTimeout as delay } from "node:timers/promises";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
 import type { FaultKind } from "../faults.js";
+import { derivationOf, renderDerivedSet, type DerivationInputs } from "../media/image-derive.js";
 import { findImageModel, imageAskProblem, randomSeed } from "../media/image-limits.js";
-import { storeImageSet } from "../media/stored-images.js";
+import { downloadPictures, InputPictureError } from "../media/input-pictures.js";
+import { storeImageSet, storePicture } from "../media/stored-images.js";
 import type { EmulatorContext } from "../vendor-family.js";
 import { acceptRawBodies, isRecord, parseJsonBody } from "./raw-json-body.js";
 
 // vendorA images (image-01-live): synchronous like vendorA speech (docs/providers/vendorA-image.md). One POST answers
 // with download URLs, served by the family's /v1/files route; vendor-side errors come back with a non-zero
-// base_resp.status_code, mostly under HTTP 200.
+// base_resp.status_code, mostly under HTTP 200. A `subject_reference` image, downloaded by the model, makes the
+// call image-to-image (`style`: the picture restyled) or an edit (`base`: the picture edited).
 
 const FAMILY = "vendorA";
 const DEFAULT_RETRY_AFTER_SECONDS = 1;
@@ -33,8 +36,13 @@ const imageRequestSchema = z
     n: z.number().int().min(1),
     prompt_optimizer: z.boolean().optional(),
     response_format: z.literal("url"),
+    subject_reference: z
+      .array(z.object({ type: z.enum(["style", "base"]), image_file: z.url() }).strict())
+      .min(1)
+      .optional(),
   })
   .strict();
+type ImageRequest = z.infer<typeof imageRequestSchema>;
 
 export function registerVendorAImageRoutes(app: FastifyInstance, context: EmulatorContext): void {
   void app.register(async (scope) => {
@@ -67,6 +75,8 @@ async function generate(request: FastifyRequest, reply: FastifyReply, context: E
   const model = findImageModel(FAMILY, parsed.data.model);
   if (model === undefined) return reply.send({ base_resp: invalidParams(`unknown model ${parsed.data.model}`) });
   const { width, height, n, prompt } = parsed.data;
+  const derivation = await subjectReferences(parsed.data);
+  if (typeof derivation === "string") return reply.send({ base_resp: invalidParams(derivation) });
   const problem = imageAskProblem(model, {
     count: n,
     size: { width, height },
@@ -74,6 +84,7 @@ async function generate(request: FastifyRequest, reply: FastifyReply, context: E
     palette: false,
     seed: false,
     negativePrompt: false,
+    ...(derivation ? { source: derivation.source, inputImages: derivation.inputs.length } : {}),
   });
   if (problem) return reply.send({ base_resp: invalidParams(problem) });
 
@@ -84,17 +95,32 @@ async function generate(request: FastifyRequest, reply: FastifyReply, context: E
   }
   if (fault !== undefined && fault.kind !== "bad_download") return sendFault(fault.kind, fault.retryAfterSeconds, n, reply);
 
-  const files = await storeImageSet(
-    context,
-    { width, height, prompt, seed: randomSeed(), count: n, relationship: "independent" },
-    fault?.kind === "bad_download",
-  );
+  const picture = { width, height, prompt, count: n, relationship: "independent" as const };
+  const failsDownload = fault?.kind === "bad_download";
+  const files = derivation
+    ? await Promise.all((await renderDerivedSet({ ...picture, ...derivation })).map((bytes) => storePicture(context, bytes, failsDownload)))
+    : await storeImageSet(context, { ...picture, seed: randomSeed() }, failsDownload);
   return reply.send({
     id: traceId(),
     data: { image_urls: files.map((file) => `${request.protocol}://${request.host}/${FAMILY}/v1/files/${file.fileId}`) },
     metadata: { success_count: String(n), failed_count: "0" },
     base_resp: STATUS.success,
   });
+}
+
+// The downloaded subject references, null without any, or why they cannot be used.
+async function subjectReferences(body: ImageRequest): Promise<DerivationInputs | string | null> {
+  const references = body.subject_reference;
+  if (references === undefined) return null;
+  const type = references[0]!.type;
+  if (references.some((reference) => reference.type !== type)) return "subject_reference: style and base cannot be mixed";
+  try {
+    const inputs = await downloadPictures(references.map((reference) => reference.image_file));
+    return derivationOf(type === "style" ? "remix" : "edit", inputs, []);
+  } catch (error) {
+    if (error instanceof InputPictureError) return `subject_reference: ${error.message}`;
+    throw error;
+  }
 }
 
 function sendFault(

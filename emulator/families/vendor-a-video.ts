@@ -2,14 +2,16 @@ import { randomInt } from "node:crypto";
 import { setTimeout as delay } from "node:timers/promises";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
-import { videoDimensions } from "../../core/catalog/video-dimensions.js";
 import type { FaultKind } from "../faults.js";
 import type { EmulatorContext } from "../vendor-family.js";
+import type { MaterialUrls } from "../media/video-materials.js";
+import { acceptVideoRequest } from "../video-acceptance.js";
+import { capabilityOf } from "../video-input-limits.js";
 import { isJobFault, VideoJobBoard, type JobFault, type VideoJob } from "../video-jobs.js";
-import { textToVideoModel, videoAskProblem } from "../video-model-limits.js";
 import { isRecord, parseJsonBody } from "./raw-json-body.js";
 
-// vendorA video (docs/providers/vendorA.md, "Video"): submit a generation task, query it until Success or Fail,
+// vendorA video (docs/providers/vendorA.md, "Video"): submit a generation task (from a prompt, strict first and
+// last frames, or subject reference images, all by URL), query it until Success or Fail,
 // then look the produced file up in the files API, which gives its download URL (served by the family's
 // /v1/files/{file_id} route). Like vendorA speech, vendor-side errors come back in base_resp, mostly under
 // HTTP 200. A task cannot be cancelled.
@@ -37,7 +39,10 @@ function invalidParams(detail: string) {
 const videoRequestSchema = z
   .object({
     model: z.string().min(1),
-    prompt: z.string().trim().min(1).max(2000),
+    prompt: z.string().trim().min(1).max(2000).optional(),
+    first_frame_image: z.string().min(1).optional(),
+    last_frame_image: z.string().min(1).optional(),
+    subject_reference: z.array(z.object({ type: z.string().min(1), image: z.array(z.string().min(1)).length(1) }).strict()).min(1).optional(),
     duration: z.number().int().default(6),
     resolution: z.enum(["720P", "1080P"]).default("720P"),
     aspect_ratio: z.string().default("16:9"),
@@ -97,18 +102,22 @@ async function submitVideo(
     return reply.send({ base_resp: invalidParams(`${issue?.path.join(".") || "body"}: ${issue?.message ?? "invalid"}`) });
   }
   const task = parsed.data;
-  const model = textToVideoModel(FAMILY, task.model);
-  if (model === undefined) return reply.send({ base_resp: invalidParams(`unknown model ${task.model}`) });
-  const ask = {
+  const urls: MaterialUrls = {
+    ...(task.first_frame_image !== undefined ? { firstFrame: task.first_frame_image } : {}),
+    ...(task.last_frame_image !== undefined ? { lastFrame: task.last_frame_image } : {}),
+    references: (task.subject_reference ?? []).map((subject) => ({ kind: "image" as const, url: subject.image[0]! })),
+  };
+  if (task.prompt === undefined && capabilityOf(urls) === "text_to_video") return reply.send({ base_resp: invalidParams("prompt is required without images") });
+  const accepted = await acceptVideoRequest(context.files, FAMILY, task.model, urls, () => ({
     resolution: task.resolution.toLowerCase(),
     aspectRatio: task.aspect_ratio,
     durationSeconds: task.duration,
-    container: "mp4" as const,
+    container: "mp4",
     withAudio: false,
     returnLastFrame: false,
-  };
-  const problem = videoAskProblem(model, ask);
-  if (problem !== null) return reply.send({ base_resp: invalidParams(problem.reason) });
+  }));
+  if (accepted.outcome === "unknown_model") return reply.send({ base_resp: invalidParams(`unknown model ${task.model}`) });
+  if (accepted.outcome === "refused") return reply.send({ base_resp: invalidParams(accepted.reason) });
 
   const fault = context.faults.take(FAMILY, task.model);
   if (fault !== undefined && !isJobFault(fault.kind)) return sendFault(fault.kind, fault.retryAfterSeconds, reply);
@@ -117,14 +126,15 @@ async function submitVideo(
       id: String(randomInt(1e14, 2 ** 48)),
       model: task.model,
       spec: {
-        ...videoDimensions(ask.resolution, ask.aspectRatio),
-        durationSeconds: ask.durationSeconds,
+        ...accepted.frame,
+        durationSeconds: task.duration,
         container: "mp4",
         withAudio: false,
         watermark: task.aigc_watermark,
-        prompt: task.prompt,
+        prompt: task.prompt ?? "",
         seed: task.seed ?? null,
         returnLastFrame: false,
+        materials: accepted.materials,
       },
       details: { fileId: String(randomInt(1e14, 2 ** 48)), createdAt: Math.floor(Date.now() / 1000) },
     },

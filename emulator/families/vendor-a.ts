@@ -6,8 +6,13 @@ import { z } from "zod";
 import { AUDIO_CONTENT_TYPES, AUDIO_FORMATS, type AudioFormat } from "../audio-encoding.js";
 import type { FaultKind } from "../faults.js";
 import { synthesizeSpeechToFile } from "../speech-synthesis.js";
+import { ClonedVoices } from "./vendor-a-cloned-voices.js";
+import { registerVendorAChatRoutes } from "./vendor-a-chat.js";
 import { registerVendorAImageRoutes } from "./vendor-a-image.js";
+import { registerVendorAMusicRoutes } from "./vendor-a-music.js";
 import { registerVendorAVideoRoutes } from "./vendor-a-video.js";
+import { registerVendorAVideoUnderstandingRoutes } from "./vendor-a-video-understanding.js";
+import { registerVendorAVoiceCloneRoutes } from "./vendor-a-voice-clone.js";
 import type { EmulatorContext, VendorFamily } from "../vendor-family.js";
 
 // vendorA speech: a synchronous text-to-speech API. Like the real vendor it answers vendor-side errors with
@@ -92,16 +97,21 @@ export const vendorAFamily: VendorFamily = {
       reply.code(500).send({ base_resp: { status_code: 1000, status_msg: `internal error: ${errorMessage(error)}` } }),
     );
 
-    app.post("/v1/t2a_v2", (request, reply) => submitSpeech(request, reply, context));
+    const clonedVoices = new ClonedVoices();
+    app.post("/v1/t2a_v2", (request, reply) => submitSpeech(request, reply, context, clonedVoices));
     app.get<{ Params: { file_id: string } }>("/v1/files/:file_id", (request, reply) =>
       downloadFile(request.params.file_id, reply, context),
     );
     registerVendorAImageRoutes(app, context);
+    registerVendorAChatRoutes(app, context);
     registerVendorAVideoRoutes(app, context);
+    registerVendorAVideoUnderstandingRoutes(app, context);
+    registerVendorAMusicRoutes(app, context);
+    registerVendorAVoiceCloneRoutes(app, context, clonedVoices);
   },
 };
 
-async function submitSpeech(request: FastifyRequest, reply: FastifyReply, context: EmulatorContext) {
+async function submitSpeech(request: FastifyRequest, reply: FastifyReply, context: EmulatorContext, clonedVoices: ClonedVoices) {
   const body = parseJson(request.body);
   const model = isRecord(body) && typeof body.model === "string" ? body.model : null;
   context.requests.record({
@@ -130,6 +140,8 @@ async function submitSpeech(request: FastifyRequest, reply: FastifyReply, contex
 
   const speech = parsed.data;
   const format = speech.audio_setting.format;
+  // A cloned voice speaks with the timbre heard in its sample; any other voice id with espeak's default voice.
+  const timbre = clonedVoices.find(speech.voice_setting.voice_id);
   const { file, written: synthesized } = await context.files.save(
     (path) =>
       synthesizeSpeechToFile(
@@ -141,6 +153,7 @@ async function submitSpeech(request: FastifyRequest, reply: FastifyReply, contex
           volume: speech.voice_setting.vol,
           format,
           sampleRate: speech.audio_setting.sample_rate,
+          ...(timbre ? { timbre } : {}),
         },
         path,
       ),

@@ -2,18 +2,19 @@ import { randomBytes } from "node:crypto";
 import { setTimeout as delay } from "node:timers/promises";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
-import { videoDimensions } from "../../core/catalog/video-dimensions.js";
 import type { FaultKind } from "../faults.js";
 import { sendStoredFile } from "../serve-file.js";
 import type { EmulatorContext, VendorFamily } from "../vendor-family.js";
+import { acceptVideoRequest } from "../video-acceptance.js";
 import { isJobFault, VideoJobBoard, type JobFault, type VideoJob } from "../video-jobs.js";
-import { textToVideoModel, videoAskProblem } from "../video-model-limits.js";
+import { contentItemSchema, readContent, taskKindFields } from "./vendor-b-content.js";
 import { registerVendorBEnhancerRoutes } from "./vendor-b-enhancer.js";
 import { vendorBError } from "./vendor-b-errors.js";
 
-// vendorB: video generation tasks in the style of a model-hosting platform (docs/providers/vendorB.md). A task
-// is created, read until `succeeded`, `failed` or `cancelled` (with a progress percentage while `running`),
-// and can be cancelled with DELETE. Refusals are HTTP errors with {error: {code, message}}.
+// vendorB: video generation, edit and extension tasks in the style of a model-hosting platform
+// (docs/providers/vendorB.md). A task is created from a `content` list (the prompt and media by URL, which the
+// vendor downloads), read until `succeeded`, `failed` or `cancelled` (with a progress percentage while
+// `running`), and can be cancelled with DELETE. Refusals are HTTP errors with {error: {code, message}}.
 
 const FAMILY = "vendorB";
 const TASKS_PATH = "/api/v3/contents/generations/tasks";
@@ -25,8 +26,10 @@ const FRAMES_PER_SECOND = 24;
 const createTaskSchema = z
   .object({
     model: z.string().min(1),
-    content: z.array(z.object({ type: z.literal("text"), text: z.string().trim().min(1) })).length(1),
+    content: z.array(contentItemSchema).min(1),
+    ...taskKindFields,
     resolution: z.string().default("720p"),
+    // `adaptive`: the ratio of the first frame, last frame or source video.
     ratio: z.string().default("16:9"),
     duration: z.number().int().default(5),
     watermark: z.boolean().default(false),
@@ -95,20 +98,21 @@ async function createTask(request: FastifyRequest, reply: FastifyReply, context:
     return reply.code(400).send(vendorBError("InvalidParameter", issue?.message ?? "invalid body", issue?.path.join(".")));
   }
   const task = parsed.data;
-  const model = textToVideoModel(FAMILY, task.model);
-  if (model === undefined) {
-    return reply.code(404).send(vendorBError("InvalidEndpointOrModel.NotFound", `the model ${task.model} does not exist or you have no access to it`));
-  }
-  const ask = {
+  const read = readContent(task.content, task);
+  if ("problem" in read) return reply.code(400).send(vendorBError("InvalidParameter", read.problem, "content"));
+  const ratio = task.ratio === "adaptive" ? null : task.ratio;
+  const accepted = await acceptVideoRequest(context.files, FAMILY, task.model, read.urls, () => ({
     resolution: task.resolution,
-    aspectRatio: task.ratio,
+    aspectRatio: ratio,
     durationSeconds: task.duration,
     container: task.file_format,
     withAudio: task.generate_audio,
     returnLastFrame: task.return_last_frame,
-  };
-  const problem = videoAskProblem(model, ask);
-  if (problem !== null) return reply.code(400).send(vendorBError("InvalidParameter", problem.reason, problem.control));
+  }));
+  if (accepted.outcome === "unknown_model") {
+    return reply.code(404).send(vendorBError("InvalidEndpointOrModel.NotFound", `the model ${task.model} does not exist or you have no access to it`));
+  }
+  if (accepted.outcome === "refused") return reply.code(400).send(vendorBError("InvalidParameter", accepted.reason, accepted.control));
 
   const fault = context.faults.take(FAMILY, task.model);
   if (fault !== undefined && !isJobFault(fault.kind)) return sendFault(fault.kind, fault.retryAfterSeconds, reply);
@@ -118,14 +122,15 @@ async function createTask(request: FastifyRequest, reply: FastifyReply, context:
       id: `cgt-${new Date().toISOString().slice(0, 10).replaceAll("-", "")}-${randomBytes(6).toString("hex")}`,
       model: task.model,
       spec: {
-        ...videoDimensions(ask.resolution, ask.aspectRatio),
-        durationSeconds: ask.durationSeconds,
-        container: ask.container,
-        withAudio: ask.withAudio,
+        ...accepted.frame,
+        durationSeconds: task.duration,
+        container: task.file_format,
+        withAudio: task.generate_audio,
         watermark: task.watermark,
-        prompt: task.content[0]?.text ?? "",
+        prompt: read.prompt,
         seed,
-        returnLastFrame: ask.returnLastFrame,
+        returnLastFrame: task.return_last_frame,
+        materials: accepted.materials,
       },
       details: { resolution: task.resolution, ratio: task.ratio, seed },
     },

@@ -5,19 +5,24 @@ import { z } from "zod";
 import type { StoredFile } from "../file-store.js";
 import type { TriggeredFault } from "../faults.js";
 import { findImageModel, imageAskProblem, randomSeed } from "../media/image-limits.js";
-import type { ImageSetRequest } from "../media/image-render.js";
-import { storeImageSet } from "../media/stored-images.js";
+import { renderDerivedSet } from "../media/image-derive.js";
+import { renderImageSet } from "../media/image-render.js";
+import { storePicture } from "../media/stored-images.js";
 import { sendStoredFile } from "../serve-file.js";
 import type { EmulatorContext } from "../vendor-family.js";
 import { acceptRawBodies, isRecord, parseJsonBody } from "./raw-json-body.js";
+import { image2imageInputSchema, readSynthesisInputs, type Image2ImageInput } from "./vendor-c-image-inputs.js";
 
 // vendorC images: an asynchronous job API (docs/providers/vendorC-image.md). A POST with `X-DashScope-Async: enable`
 // answers a task id in status PENDING; the task goes RUNNING, then SUCCEEDED | FAILED | CANCELED (UNKNOWN once
 // it has expired). There is no progress figure. Errors are `{request_id, code, message}`. These routes sit
-// under /vendorC beside the family's video routes, in a scope of their own (body parsing, auth hook).
+// under /vendorC beside the family's video routes, in a scope of their own (body parsing, auth hook). The
+// image2image service (image-to-image, edits: images the model downloads) runs its jobs the same way; each
+// service knows only its own jobs.
 
 const FAMILY = "vendorC";
 const SERVICE = "/api/v1/services/aigc/text2image";
+const IMAGE2IMAGE_SERVICE = "/api/v1/services/aigc/image2image";
 const DEFAULT_RETRY_AFTER_SECONDS = 1;
 // A status the protocol does not document, for the unknown_status fault.
 const UNDOCUMENTED_STATUS = "SUSPENDED";
@@ -26,6 +31,7 @@ type TaskStatus = "PENDING" | "RUNNING" | "SUCCEEDED" | "FAILED" | "CANCELED" | 
 
 interface ImageJob {
   id: string;
+  service: string;
   model: string;
   status: TaskStatus;
   submitTime: string;
@@ -54,6 +60,8 @@ const synthesisSchema = z
   })
   .strict();
 
+const image2imageSchema = synthesisSchema.extend({ input: image2imageInputSchema });
+
 export function registerVendorCImageRoutes(app: FastifyInstance, context: EmulatorContext): void {
   // Result files are fetched without the key, like the signed object-storage URLs the vendor hands out.
   app.get<{ Params: { id: string } }>(`${SERVICE}/files/:id`, (request, reply) =>
@@ -72,27 +80,36 @@ export function registerVendorCImageRoutes(app: FastifyInstance, context: Emulat
       }
     });
 
-    scope.post(`${SERVICE}/image-synthesis`, (request, reply) => submitSynthesis(request, reply, context, jobs));
-    scope.get<{ Params: { id: string } }>(`${SERVICE}/tasks/:id`, (request, reply) => {
-      const job = jobs.get(request.params.id);
-      if (job?.garbled) return reply.type("application/json").send(`{"request_id": "${randomUUID()}", "output": {"task_st`);
-      return reply.send({ request_id: randomUUID(), ...describeJob(job, request.params.id, request) });
-    });
-    scope.post<{ Params: { id: string } }>(`${SERVICE}/tasks/:id/cancel`, (request, reply) => {
-      const job = jobs.get(request.params.id);
-      recordCall(context, request, job?.model ?? null);
-      if (job?.status !== "PENDING") {
-        const message = "Failed to cancel the task, please confirm if the task is in PENDING status.";
-        return sendError(reply, 400, "UnsupportedOperation", message);
-      }
-      job.status = "CANCELED";
-      job.endTime = vendorTime(new Date());
-      return reply.send({ request_id: randomUUID() });
-    });
+    for (const service of [SERVICE, IMAGE2IMAGE_SERVICE]) {
+      const jobOf = (id: string) => (jobs.get(id)?.service === service ? jobs.get(id) : undefined);
+      scope.post(`${service}/image-synthesis`, (request, reply) => submitSynthesis(request, reply, context, jobs, service));
+      scope.get<{ Params: { id: string } }>(`${service}/tasks/:id`, (request, reply) => {
+        const job = jobOf(request.params.id);
+        if (job?.garbled) return reply.type("application/json").send(`{"request_id": "${randomUUID()}", "output": {"task_st`);
+        return reply.send({ request_id: randomUUID(), ...describeJob(job, request.params.id, request) });
+      });
+      scope.post<{ Params: { id: string } }>(`${service}/tasks/:id/cancel`, (request, reply) => {
+        const job = jobOf(request.params.id);
+        recordCall(context, request, job?.model ?? null);
+        if (job?.status !== "PENDING") {
+          const message = "Failed to cancel the task, please confirm if the task is in PENDING status.";
+          return sendError(reply, 400, "UnsupportedOperation", message);
+        }
+        job.status = "CANCELED";
+        job.endTime = vendorTime(new Date());
+        return reply.send({ request_id: randomUUID() });
+      });
+    }
   });
 }
 
-async function submitSynthesis(request: FastifyRequest, reply: FastifyReply, context: EmulatorContext, jobs: Map<string, ImageJob>) {
+async function submitSynthesis(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  context: EmulatorContext,
+  jobs: Map<string, ImageJob>,
+  service: string,
+) {
   const body = parseJsonBody(request.body);
   const modelId = isRecord(body) && typeof body.model === "string" ? body.model : null;
   recordCall(context, request, modelId);
@@ -102,12 +119,15 @@ async function submitSynthesis(request: FastifyRequest, reply: FastifyReply, con
     return sendError(reply, 403, "AccessDenied", "current user api does not support synchronous calls; send X-DashScope-Async: enable");
   }
   if (body === undefined) return sendError(reply, 400, "InvalidParameter", "The request body is not valid JSON.");
-  const parsed = synthesisSchema.safeParse(body);
+  const parsed = service === IMAGE2IMAGE_SERVICE ? image2imageSchema.safeParse(body) : synthesisSchema.safeParse(body);
   if (!parsed.success) return sendError(reply, 400, "InvalidParameter", describeIssue(parsed.error));
   const model = findImageModel(FAMILY, parsed.data.model);
   if (model === undefined) return sendError(reply, 400, "InvalidParameter", `Model not exist: ${parsed.data.model}`);
   const { input, parameters } = parsed.data;
   const [width, height] = parameters.size.split("*").map(Number) as [number, number];
+  // The image2image schema has parsed this input: it is an image2image one.
+  const derivation = service === IMAGE2IMAGE_SERVICE ? await readSynthesisInputs(input as Image2ImageInput) : null;
+  if (typeof derivation === "string") return sendError(reply, 400, "InvalidParameter", derivation);
   const problem = imageAskProblem(model, {
     count: parameters.n,
     size: { width, height },
@@ -115,6 +135,7 @@ async function submitSynthesis(request: FastifyRequest, reply: FastifyReply, con
     palette: false,
     seed: parameters.seed !== undefined,
     negativePrompt: input.negative_prompt !== undefined,
+    ...(derivation ? { source: derivation.source, inputImages: derivation.inputs.length, editRegions: derivation.regions.length } : {}),
   });
   if (problem) return sendError(reply, 400, "InvalidParameter", problem);
 
@@ -131,6 +152,7 @@ async function submitSynthesis(request: FastifyRequest, reply: FastifyReply, con
 
   const job: ImageJob = {
     id: randomUUID(),
+    service,
     model: model.id,
     status: "PENDING",
     submitTime: vendorTime(new Date()),
@@ -139,19 +161,21 @@ async function submitSynthesis(request: FastifyRequest, reply: FastifyReply, con
     garbled: fault?.kind === "malformed",
   };
   jobs.set(job.id, job);
-  void runJob(job, fault, context, {
+  const picture = {
     width,
     height,
     prompt: input.prompt,
-    seed: parameters.seed ?? randomSeed(),
     count: parameters.n,
-    relationship: parameters.sequential ? "sequence" : "independent",
-  });
+    relationship: parameters.sequential ? ("sequence" as const) : ("independent" as const),
+  };
+  void runJob(job, fault, context, () =>
+    derivation ? renderDerivedSet({ ...picture, ...derivation }) : renderImageSet({ ...picture, seed: parameters.seed ?? randomSeed() }),
+  );
   return reply.send({ request_id: randomUUID(), output: { task_id: job.id, task_status: job.status } });
 }
 
 // The vendor's scheduler: the job leaves PENDING on the next turn and renders, unless a fault decides otherwise.
-async function runJob(job: ImageJob, fault: TriggeredFault | undefined, context: EmulatorContext, render: ImageSetRequest) {
+async function runJob(job: ImageJob, fault: TriggeredFault | undefined, context: EmulatorContext, render: () => Promise<Buffer[]>) {
   await delay(0);
   if (job.status !== "PENDING") return;
   job.status = "RUNNING";
@@ -165,7 +189,8 @@ async function runJob(job: ImageJob, fault: TriggeredFault | undefined, context:
       return finish(job, "FAILED", { code: "DataInspectionFailed", message: "Output data may contain inappropriate content." });
   }
   try {
-    job.files = await storeImageSet(context, render, fault?.kind === "bad_download");
+    const pictures = await render();
+    job.files = await Promise.all(pictures.map((picture) => storePicture(context, picture, fault?.kind === "bad_download")));
     if (job.status === "RUNNING") finish(job, "SUCCEEDED");
   } catch (error) {
     if (job.status === "RUNNING") {

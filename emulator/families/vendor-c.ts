@@ -2,15 +2,18 @@ import { randomUUID } from "node:crypto";
 import { setTimeout as delay } from "node:timers/promises";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
-import { videoDimensions, type VideoDimensions } from "../../core/catalog/video-dimensions.js";
 import type { FaultKind } from "../faults.js";
 import { sendStoredFile } from "../serve-file.js";
 import type { EmulatorContext, VendorFamily } from "../vendor-family.js";
+import { sourcePicture } from "../media/video-materials.js";
+import { acceptVideoRequest } from "../video-acceptance.js";
 import { isJobFault, VideoJobBoard, type JobFault, type VideoJob } from "../video-jobs.js";
-import { textToVideoModel, videoAskProblem } from "../video-model-limits.js";
+import { tierOfFrame } from "../video-model-limits.js";
+import { readSynthesisInput, reworkParameterFields, synthesisInputSchema } from "./vendor-c-video-input.js";
 import { registerVendorCImageRoutes } from "./vendor-c-image.js";
 
-// vendorC video: an asynchronous synthesis service (docs/providers/vendorC.md). A POST with
+// vendorC video: an asynchronous synthesis service (docs/providers/vendorC.md), for generation from text, frames
+// or references and for edits and extensions of a video, every input by URL. A POST with
 // `X-DashScope-Async: enable` answers a task id; the task is read at /api/v1/tasks/{id} and goes PENDING →
 // RUNNING → SUCCEEDED | FAILED (UNKNOWN when the vendor does not know it). No progress figure, no cancel.
 // Sizes are asked in pixels ("1280*720"). Refusals are HTTP errors with a flat {request_id, code, message}.
@@ -23,7 +26,7 @@ const RUNNING_PROGRESS = [50];
 const synthesisSchema = z
   .object({
     model: z.string().min(1),
-    input: z.object({ prompt: z.string().trim().min(1), negative_prompt: z.string().min(1).optional() }).strict(),
+    input: synthesisInputSchema,
     parameters: z
       .object({
         size: z.string().regex(/^\d+\*\d+$/, "size must read width*height"),
@@ -34,6 +37,7 @@ const synthesisSchema = z
         audio: z.boolean().optional(),
         return_last_frame: z.boolean().default(false),
         format: z.enum(["mp4", "mov"]).default("mp4"),
+        ...reworkParameterFields,
       })
       .strict(),
   })
@@ -95,20 +99,24 @@ async function submitSynthesis(request: FastifyRequest, reply: FastifyReply, con
     return reply.code(400).send(vendorCError("InvalidParameter", `${issue?.path.join(".") || "body"}: ${issue?.message ?? "invalid"}`));
   }
   const { model: modelId, input, parameters } = parsed.data;
-  const model = textToVideoModel(FAMILY, modelId);
-  if (model === undefined) return reply.code(404).send(vendorCError("ModelNotFound", `Model not found (${modelId})!`));
+  const urls = readSynthesisInput(input, parameters);
+  if ("problem" in urls) return reply.code(400).send(vendorCError("InvalidParameter", urls.problem));
   const [width, height] = parameters.size.split("*").map(Number) as [number, number];
-  const tier = tierOf(model.constraints.resolutions, model.constraints.aspect_ratios, { width, height });
-  if (tier === undefined) return reply.code(400).send(vendorCError("InvalidParameter", `size ${parameters.size} is not supported by ${modelId}`));
   const withAudio = parameters.audio ?? false;
-  const problem = videoAskProblem(model, {
-    ...tier,
-    durationSeconds: parameters.duration,
-    container: parameters.format,
-    withAudio,
-    returnLastFrame: parameters.return_last_frame,
+  const accepted = await acceptVideoRequest(context.files, FAMILY, modelId, urls, (model, materials) => {
+    const tier = tierOfFrame(model, { width, height }, sourcePicture(materials));
+    if (tier === undefined) return `size ${parameters.size} is not supported by ${modelId}`;
+    return {
+      ...tier,
+      durationSeconds: parameters.duration,
+      container: parameters.format,
+      withAudio,
+      returnLastFrame: parameters.return_last_frame,
+    };
   });
-  if (problem !== null) return reply.code(400).send(vendorCError("InvalidParameter", problem.reason));
+  if (accepted.outcome === "unknown_model") return reply.code(404).send(vendorCError("ModelNotFound", `Model not found (${modelId})!`));
+  if (accepted.outcome === "refused") return reply.code(400).send(vendorCError("InvalidParameter", accepted.reason));
+  const prompt = input.prompt ?? "";
 
   const fault = context.faults.take(FAMILY, modelId);
   if (fault !== undefined && !isJobFault(fault.kind)) return sendFault(fault.kind, reply);
@@ -122,26 +130,16 @@ async function submitSynthesis(request: FastifyRequest, reply: FastifyReply, con
         container: parameters.format,
         withAudio,
         watermark: parameters.watermark,
-        prompt: input.prompt,
+        prompt,
         seed: parameters.seed ?? null,
         returnLastFrame: parameters.return_last_frame,
+        materials: accepted.materials,
       },
-      details: { submitTime: vendorTime(new Date()), prompt: input.prompt, size: parameters.size },
+      details: { submitTime: vendorTime(new Date()), prompt, size: parameters.size },
     },
     isJobFault(fault?.kind) ? fault.kind : undefined,
   );
   return reply.send({ request_id: randomUUID(), output: { task_id: job.id, task_status: "PENDING" } });
-}
-
-// The tier and ratio whose frame is exactly this size, among those the model offers.
-function tierOf(resolutions: readonly string[], ratios: readonly string[], size: VideoDimensions) {
-  for (const resolution of resolutions) {
-    for (const aspectRatio of ratios) {
-      const frame = videoDimensions(resolution, aspectRatio);
-      if (frame.width === size.width && frame.height === size.height) return { resolution, aspectRatio };
-    }
-  }
-  return undefined;
 }
 
 // This vendor sends no Retry-After: a client backs off on its own.

@@ -2,14 +2,16 @@ import { randomBytes } from "node:crypto";
 import { setTimeout as delay } from "node:timers/promises";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
-import { videoDimensions } from "../../core/catalog/video-dimensions.js";
 import type { FaultKind } from "../faults.js";
 import { sendStoredFile } from "../serve-file.js";
 import type { EmulatorContext, VendorFamily } from "../vendor-family.js";
+import { sourcePicture } from "../media/video-materials.js";
+import { acceptVideoRequest } from "../video-acceptance.js";
 import { isJobFault, VideoJobBoard, type JobFault, type VideoJob } from "../video-jobs.js";
-import { textToVideoModel, videoAskProblem } from "../video-model-limits.js";
+import { instanceSchema, readInstance } from "./vendor-d-instance.js";
 
-// vendorD video: long-running operations in the style of a cloud AI platform (docs/providers/vendorD.md).
+// vendorD video: long-running operations in the style of a cloud AI platform (docs/providers/vendorD.md), for
+// generation from text, a first image or reference images, and for edits of a video.
 // `:predictLongRunning` answers an operation name; reading the name answers {done: false, metadata} until
 // {done: true, response | error}; `:cancel` ends an operation with a CANCELLED error. The key travels in
 // `x-goog-api-key`; refusals are {error: {code, message, status, details[]}}.
@@ -25,10 +27,11 @@ const TYPES = "type.googleapis.com/vendorD.v1beta";
 
 const predictSchema = z
   .object({
-    instances: z.array(z.object({ prompt: z.string().trim().min(1) }).strict()).length(1),
+    instances: z.array(instanceSchema).length(1),
     parameters: z
       .object({
-        aspectRatio: z.string().default("16:9"),
+        // Omitted, the clip keeps the ratio of its image or video, or is 16:9 without either.
+        aspectRatio: z.string().optional(),
         resolution: z.string().default("720p"),
         durationSeconds: z.number().int().default(5),
         generateAudio: z.boolean().default(true),
@@ -102,24 +105,27 @@ async function predict(
   const modelId = target.endsWith(PREDICT) ? target.slice(0, -PREDICT.length) : null;
   context.requests.record({ family: FAMILY, method: request.method, path: `${API}/models/${target}`, model: modelId, at: new Date().toISOString() });
   if (context.latencyMs > 0) await delay(context.latencyMs);
-  const model = textToVideoModel(FAMILY, modelId);
-  if (model === undefined || modelId === null) return sendRpcError(reply, "NOT_FOUND", `models/${target} is not found or does not support ${PREDICT}.`);
+  const notFound = () => sendRpcError(reply, "NOT_FOUND", `models/${target} is not found or does not support ${PREDICT}.`);
+  if (modelId === null) return notFound();
   const parsed = predictSchema.safeParse(request.body);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     return sendRpcError(reply, "INVALID_ARGUMENT", `Invalid value at '${issue?.path.join(".") ?? ""}': ${issue?.message ?? "invalid"}`);
   }
   const { instances, parameters } = parsed.data;
-  const ask = {
+  const instance = instances[0]!;
+  const urls = readInstance(instance);
+  if ("problem" in urls) return sendRpcError(reply, "INVALID_ARGUMENT", urls.problem);
+  const accepted = await acceptVideoRequest(context.files, FAMILY, modelId, urls, (_model, materials) => ({
     resolution: parameters.resolution,
-    aspectRatio: parameters.aspectRatio,
+    aspectRatio: parameters.aspectRatio ?? (sourcePicture(materials) ? null : "16:9"),
     durationSeconds: parameters.durationSeconds,
-    container: "mp4" as const,
+    container: "mp4",
     withAudio: parameters.generateAudio,
     returnLastFrame: false,
-  };
-  const problem = videoAskProblem(model, ask);
-  if (problem !== null) return sendRpcError(reply, "INVALID_ARGUMENT", problem.reason);
+  }));
+  if (accepted.outcome === "unknown_model") return notFound();
+  if (accepted.outcome === "refused") return sendRpcError(reply, "INVALID_ARGUMENT", accepted.reason);
 
   const fault = context.faults.take(FAMILY, modelId);
   if (fault !== undefined && !isJobFault(fault.kind)) return sendFault(fault.kind, fault.retryAfterSeconds, reply);
@@ -129,15 +135,16 @@ async function predict(
       id,
       model: modelId,
       spec: {
-        ...videoDimensions(ask.resolution, ask.aspectRatio),
-        durationSeconds: ask.durationSeconds,
+        ...accepted.frame,
+        durationSeconds: parameters.durationSeconds,
         container: "mp4",
-        withAudio: ask.withAudio,
+        withAudio: parameters.generateAudio,
         // Every vendorD clip carries the vendor's mark.
         watermark: true,
-        prompt: instances[0]?.prompt ?? "",
+        prompt: instance.prompt ?? "",
         seed: null,
         returnLastFrame: false,
+        materials: accepted.materials,
       },
       details: { name: `models/${modelId}/operations/${id}` },
     },

@@ -3,15 +3,19 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
 import { canvasPixelSize, CanvasSizeError, type PixelSize } from "../../core/catalog/canvas.js";
 import type { FaultKind } from "../faults.js";
+import { renderDerivedSet, type DerivationInputs } from "../media/image-derive.js";
 import { findImageModel, imageAskProblem, randomSeed } from "../media/image-limits.js";
 import { renderImageSet } from "../media/image-render.js";
+import { InputPictureError } from "../media/input-pictures.js";
 import { PNG_CONTENT_TYPE } from "../media/stored-images.js";
 import type { EmulatorContext, VendorFamily } from "../vendor-family.js";
 import { acceptRawBodies, isRecord, parseJsonBody } from "./raw-json-body.js";
+import { EDIT_MODES, readReferences, referenceImageSchema } from "./vendor-e-references.js";
 
 // vendorE images: a synchronous predict call (docs/providers/vendorE.md). One POST holds the connection while the
 // model works and answers with every image inline, base64-encoded. Errors are `{error: {code, status, message}}`
 // with the HTTP status in `code`; an image the output filter withholds comes back as a prediction without bytes.
+// Reference images (downloaded by the model) turn the call into image-to-image, or with `editMode` into an edit.
 
 const FAMILY = "vendorE";
 const DEFAULT_RETRY_AFTER_SECONDS = 1;
@@ -20,7 +24,9 @@ const NOT_AN_IMAGE = Buffer.from("<html><body><h1>502 Bad Gateway</h1></body></h
 
 const predictSchema = z
   .object({
-    instances: z.array(z.object({ prompt: z.string().trim().min(1) }).strict()).length(1),
+    instances: z
+      .array(z.object({ prompt: z.string().trim().min(1), referenceImages: z.array(referenceImageSchema).min(1).optional() }).strict())
+      .length(1),
     parameters: z
       .object({
         sampleCount: z.number().int().min(1),
@@ -36,6 +42,7 @@ const predictSchema = z
           .max(10)
           .optional(),
         outputOptions: z.object({ mimeType: z.literal(PNG_CONTENT_TYPE) }).strict().optional(),
+        editMode: z.enum(EDIT_MODES).optional(),
       })
       .strict(),
   })
@@ -80,6 +87,8 @@ async function predict(request: FastifyRequest<{ Params: { target: string } }>, 
     if (error instanceof CanvasSizeError) return sendError(reply, 400, "INVALID_ARGUMENT", error.message);
     throw error;
   }
+  const referenced = await referencedInputs(parsed.data);
+  if (typeof referenced === "string") return sendError(reply, 400, "INVALID_ARGUMENT", referenced);
   const problem = imageAskProblem(model, {
     count: params.sampleCount,
     size,
@@ -87,6 +96,7 @@ async function predict(request: FastifyRequest<{ Params: { target: string } }>, 
     palette: params.colorPalette !== undefined,
     seed: params.seed !== undefined,
     negativePrompt: false,
+    ...(referenced ? { source: referenced.source, inputImages: referenced.inputs.length, editRegions: referenced.regions.length } : {}),
   });
   if (problem) return sendError(reply, 400, "INVALID_ARGUMENT", problem);
 
@@ -99,7 +109,7 @@ async function predict(request: FastifyRequest<{ Params: { target: string } }>, 
   if (fault !== undefined && fault.kind !== "bad_download") {
     return sendFault(fault.kind, fault.retryAfterSeconds, params.sampleCount, reply);
   }
-  const pictures = await renderPictures(parsed.data, size);
+  const pictures = await renderPictures(parsed.data, size, referenced);
   return reply.send({
     predictions: pictures.map((picture) => ({
       bytesBase64Encoded: (fault?.kind === "bad_download" ? NOT_AN_IMAGE : picture).toString("base64"),
@@ -110,16 +120,29 @@ async function predict(request: FastifyRequest<{ Params: { target: string } }>, 
   });
 }
 
-function renderPictures(body: PredictBody, size: PixelSize): Promise<Buffer[]> {
+// The downloaded reference images of an image-to-image or edit call, null for text to image, or why not.
+async function referencedInputs(body: PredictBody): Promise<DerivationInputs | string | null> {
+  const references = body.instances[0]!.referenceImages;
+  if (references === undefined) return body.parameters.editMode === undefined ? null : "editMode needs reference images";
+  try {
+    return await readReferences(references, body.parameters.editMode);
+  } catch (error) {
+    if (error instanceof InputPictureError) return `Cannot read a reference image: ${error.message}`;
+    throw error;
+  }
+}
+
+function renderPictures(body: PredictBody, size: PixelSize, referenced: DerivationInputs | null): Promise<Buffer[]> {
   const params = body.parameters;
-  return renderImageSet({
+  const common = {
     ...size,
     prompt: body.instances[0]!.prompt,
-    seed: params.seed ?? randomSeed(),
     count: params.sampleCount,
-    relationship: params.outputRelationship === "SEQUENCE" ? "sequence" : "independent",
+    relationship: params.outputRelationship === "SEQUENCE" ? ("sequence" as const) : ("independent" as const),
     palette: params.colorPalette?.map((entry) => ({ color: entry.hex, weight: entry.weight })),
-  });
+  };
+  if (referenced) return renderDerivedSet({ ...common, ...referenced });
+  return renderImageSet({ ...common, seed: params.seed ?? randomSeed() });
 }
 
 function sendFault(

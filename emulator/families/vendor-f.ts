@@ -4,16 +4,20 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
 import type { StoredFile } from "../file-store.js";
 import type { TriggeredFault } from "../faults.js";
+import { renderDerivedImage } from "../media/image-derive.js";
 import { findImageModel, imageAskProblem, randomSeed } from "../media/image-limits.js";
-import { renderImage, type ImageSetRequest } from "../media/image-render.js";
+import { renderImage } from "../media/image-render.js";
 import { PNG_CONTENT_TYPE, storePicture } from "../media/stored-images.js";
 import { sendStoredFile } from "../serve-file.js";
 import type { EmulatorContext, VendorFamily } from "../vendor-family.js";
 import { acceptRawBodies, isRecord, parseJsonBody } from "./raw-json-body.js";
+import { imageInputFields, readImageInputs } from "./vendor-f-image-inputs.js";
+import { registerVendorFVisionRoutes } from "./vendor-f-vision.js";
 
 // vendorF images: a task API (docs/providers/vendorF.md). A POST creates a task and answers 202 at once; the
 // task moves queued → in_progress → completed | failed | canceled and reports `progress_percent` as each image
-// of the set is rendered; the images are then downloadable files. Errors are `{error_type, detail}`.
+// of the set is rendered; the images are then downloadable files. Errors are `{error_type, detail}`. A task with
+// a `mode` derives its images from input images the model downloads (image-to-image, edits).
 
 const FAMILY = "vendorF";
 const POLL_AFTER_MS = 300;
@@ -53,6 +57,7 @@ const createTaskSchema = z
           .min(3)
           .max(10)
           .optional(),
+        ...imageInputFields,
       })
       .strict(),
   })
@@ -86,6 +91,7 @@ export const vendorFFamily: VendorFamily = {
         task.state = "canceled";
         return reply.send(describeTask(task, request));
       });
+      registerVendorFVisionRoutes(api, context);
     });
     // Result files are fetched without the key, like the signed URLs vendors hand out.
     app.get<{ Params: { id: string } }>("/v2/files/:id", (request, reply) =>
@@ -109,6 +115,8 @@ async function createTask(request: FastifyRequest, reply: FastifyReply, context:
   const model = findImageModel(FAMILY, parsed.data.model);
   if (model === undefined) return sendError(reply, 404, "model_not_found", `Unknown model ${parsed.data.model}.`);
   const input = parsed.data.input;
+  const derivation = await readImageInputs(input);
+  if (typeof derivation === "string") return sendError(reply, 422, "validation_error", derivation);
   const problem = imageAskProblem(model, {
     count: input.num_images,
     size: input.image_size,
@@ -116,6 +124,7 @@ async function createTask(request: FastifyRequest, reply: FastifyReply, context:
     palette: input.palette !== undefined,
     seed: input.seed !== undefined,
     negativePrompt: input.negative_prompt !== undefined,
+    ...(derivation ? { source: derivation.source, inputImages: derivation.inputs.length, editRegions: derivation.regions.length } : {}),
   });
   if (problem) return sendError(reply, 422, "validation_error", problem);
 
@@ -135,20 +144,31 @@ async function createTask(request: FastifyRequest, reply: FastifyReply, context:
   const seed = input.seed ?? randomSeed();
   const task: ImageTask = { id: `ftask_${randomUUID()}`, model: model.id, state: "queued", progress: 0, seed, images: [] };
   tasks.set(task.id, task);
-  void runTask(task, fault, context, {
+  const picture = {
     ...input.image_size,
     prompt: input.prompt,
-    seed,
     count: input.num_images,
-    relationship: input.sequential ? "sequence" : "independent",
+    relationship: input.sequential ? ("sequence" as const) : ("independent" as const),
     palette: input.palette,
+  };
+  void runTask(task, fault, context, {
+    ...picture,
+    render: (index) => (derivation ? renderDerivedImage({ ...picture, ...derivation }, index) : renderImage({ ...picture, seed }, index)),
   });
   return reply.code(202).send(describeTask(task, request));
 }
 
 // The vendor's worker: renders the set image by image, moving the progress along, unless a fault decides
 // otherwise. A cancel that arrives meanwhile wins over the result.
-async function runTask(task: ImageTask, fault: TriggeredFault | undefined, context: EmulatorContext, render: ImageSetRequest) {
+// What a task renders: `count` pictures of width × height, one at a time.
+interface TaskRender {
+  count: number;
+  width: number;
+  height: number;
+  render(index: number): Promise<Buffer>;
+}
+
+async function runTask(task: ImageTask, fault: TriggeredFault | undefined, context: EmulatorContext, render: TaskRender) {
   await delay(0);
   if (task.state !== "queued") return;
   task.state = "in_progress";
@@ -167,7 +187,7 @@ async function runTask(task: ImageTask, fault: TriggeredFault | undefined, conte
   try {
     const images: ImageTask["images"] = [];
     for (let index = 0; index < render.count; index++) {
-      const file = await storePicture(context, await renderImage(render, index), fault?.kind === "bad_download");
+      const file = await storePicture(context, await render.render(index), fault?.kind === "bad_download");
       images.push({ file, width: render.width, height: render.height });
       task.progress = Math.round((100 * (index + 1)) / (render.count + 1));
     }

@@ -1,10 +1,26 @@
-import { createHash } from "node:crypto";
 import { runFfmpeg } from "../../core/media/ffmpeg.js";
+import {
+  audioOf,
+  encodeArgs,
+  fitOnto,
+  FilterGraph,
+  FPS,
+  mixed,
+  promptLook,
+  toneOrSilence,
+  withMotion,
+  withTiles,
+  withWatermark,
+  type PromptLook,
+} from "./clip-layers.js";
+import type { VideoMaterials } from "./video-materials.js";
 
-// The emulator's stand-in for a video model: a real H.264 clip (yuv420p, 24 fps) of exactly the requested size
-// and length. What it shows follows the request: the prompt picks the colours and the tone, the seed the motion
-// of the square, a bar along the bottom fills over the clip's duration, and a watermark box sits in the top
-// right corner when the model watermarks. The same request always renders the same picture.
+// The emulator's stand-in for a video generation model: a real H.264 clip (yuv420p, 24 fps) of exactly the
+// requested size and length. What it shows follows the request: the prompt picks the colours and the tone, the
+// seed the motion of the square, a bar along the bottom fills over the clip's duration, and a watermark box sits
+// in the top right corner when the model watermarks. Given materials, it follows them too: a strict first frame
+// is the clip's first frame exactly, a last frame its last, references appear as tiles (their audio in the
+// soundtrack), and a driving audio track is the soundtrack. Edits and extensions have renderers of their own.
 
 export type VideoContainer = "mp4" | "mov";
 
@@ -17,53 +33,52 @@ export interface VideoRenderRequest {
   watermark: boolean;
   prompt: string;
   seed: number | null;
+  materials?: VideoMaterials;
 }
 
-const FPS = 24;
-const AUDIO_SAMPLE_RATE = 48_000;
-
-function even(value: number): number {
-  return Math.max(2, 2 * Math.round(value / 2));
-}
-
-function hexColour(byte1: number, byte2: number, byte3: number): string {
-  return `0x${[byte1, byte2, byte3].map((b) => b.toString(16).padStart(2, "0")).join("")}`;
+// The picture before motion: the prompt's colour, or the frames laid over it. Returns the stream and when the
+// generated motion may show (never on a strict frame).
+function basePicture(graph: FilterGraph, request: VideoRenderRequest, look: PromptLook): { base: string; motion?: string } {
+  const { width, height, durationSeconds: seconds, materials } = request;
+  const background = graph.input("-f", "lavfi", "-i", `color=c=${look.background}:s=${width}x${height}:r=${FPS}:d=${seconds}`);
+  const frame = { width, height };
+  const { firstFrame, lastFrame } = materials ?? {};
+  if (lastFrame) {
+    // The clip dissolves from the first frame (or the prompt's colour) into the last one, reaching it exactly
+    // on the clip's final frame; the motion plays in between.
+    const [openingBackground, closingBackground] = graph.addWithOutputs([`${background}:v`], "split=2", 2) as [string, string];
+    const opening = firstFrame ? fitOnto(graph, openingBackground, graph.media(firstFrame), frame) : openingBackground;
+    const closing = fitOnto(graph, closingBackground, graph.media(lastFrame), frame);
+    const lastIndex = Math.round(seconds * FPS) - 1;
+    const fading = graph.add([closing], `format=yuva420p,fade=t=in:st=0:d=${lastIndex / FPS}:alpha=1`);
+    const base = graph.add([opening, fading], "overlay=shortest=1,format=yuv420p");
+    return { base, motion: `between(n,1,${lastIndex - 1})` };
+  }
+  if (firstFrame) return { base: fitOnto(graph, `${background}:v`, graph.media(firstFrame), frame), motion: "gte(n,1)" };
+  return { base: `${background}:v` };
 }
 
 export async function renderVideo(request: VideoRenderRequest, path: string): Promise<void> {
-  const { width, height, durationSeconds: seconds } = request;
-  const digest = createHash("sha256").update(request.prompt).digest();
-  // Dark backgrounds and light squares keep the square visible whatever the prompt.
-  const background = hexColour(digest[0]! >> 1, digest[1]! >> 1, digest[2]! >> 1);
-  const square = hexColour(128 + (digest[3]! >> 1), 128 + (digest[4]! >> 1), 128 + (digest[5]! >> 1));
-  const toneHz = 220 + (digest[6]! % 64) * 7;
-  const seed = request.seed ?? digest.readUInt16BE(7);
-  const speed = 60 + (seed % 180);
-  const phase = (seed % 628) / 100;
-  const side = even(Math.min(width, height) / 6);
-  const bar = even(Math.max(4, height / 40));
+  const { width, height, durationSeconds: seconds, materials } = request;
+  const look = promptLook(request.prompt, request.seed);
+  const frame = { width, height };
+  const graph = new FilterGraph();
+  const { base, motion } = basePicture(graph, request, look);
+  const moving = withMotion(graph, base, look, frame, seconds, motion);
+  const pictures = (materials?.references ?? []).filter((r) => r.kind !== "audio").map((r) => r.media);
+  const video = withWatermark(graph, withTiles(graph, moving, pictures, frame), request.watermark);
+  await runFfmpeg(encodeArgs(graph, video, soundtrack(graph, request, look), seconds, request.container, path));
+}
 
-  const inputs = [
-    "-f", "lavfi", "-i", `color=c=${background}:s=${width}x${height}:r=${FPS}:d=${seconds}`,
-    "-f", "lavfi", "-i", `color=c=${square}:s=${side}x${side}:r=${FPS}`,
-    "-f", "lavfi", "-i", `color=c=white:s=${width}x${bar}:r=${FPS}`,
-    ...(request.withAudio ? ["-f", "lavfi", "-i", `sine=frequency=${toneHz}:sample_rate=${AUDIO_SAMPLE_RATE}:duration=${seconds}`] : []),
-  ];
-  const watermark = request.watermark ? `,drawbox=x=iw-iw/5-8:y=8:w=iw/5:h=ih/12:color=white@0.6:t=fill` : "";
-  const filter =
-    `[0][1]overlay=x='mod(t*${speed},W-w)':y='(H-h)/2+sin(t*2+${phase})*(H-h)/3':shortest=1[moving];` +
-    `[moving][2]overlay=x='-W+W*t/${seconds}':y='H-h':shortest=1${watermark}[picture]`;
-  await runFfmpeg([
-    ...inputs,
-    "-filter_complex", filter,
-    "-map", "[picture]",
-    ...(request.withAudio ? ["-map", "3:a", "-c:a", "aac", "-b:a", "96k"] : []),
-    "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p",
-    "-t", String(seconds),
-    "-movflags", "+faststart",
-    "-f", request.container,
-    "-y", path,
-  ]);
+// A driving audio track is the soundtrack; otherwise reference audio and voices, with the prompt's tone when the
+// model makes sound; otherwise the tone alone, or silence (no audio stream) for a silent clip.
+function soundtrack(graph: FilterGraph, request: VideoRenderRequest, look: PromptLook): string | undefined {
+  const { durationSeconds: seconds, materials } = request;
+  if (materials?.drivingAudio) return audioOf(graph, materials.drivingAudio, seconds);
+  const heard = (materials?.references ?? []).flatMap((r) => [...(r.kind === "audio" ? [r.media] : []), ...(r.voice ? [r.voice] : [])]);
+  const parts = heard.map((media) => audioOf(graph, media, seconds));
+  if (request.withAudio) parts.push(toneOrSilence(graph, look, seconds));
+  return mixed(graph, parts);
 }
 
 // The clip's final frame as a PNG: the tail of the clip is decoded and every frame overwrites the one before.

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CAPABILITIES } from "../../core/index.js";
 import { balance, ledgerEntries, startHarness, waitForTask, type Harness } from "../support/harness.js";
@@ -56,17 +57,20 @@ describe.each(CAPABILITIES.map((c) => [c.id, c] as const))("%s", (_id, capabilit
   });
 });
 
-describe("a model whose vendor family has no adapter", () => {
+describe("a task whose vendor family has no adapter in the worker", () => {
   it("ends failed with model_unavailable, refunded to the micro-credit", async () => {
-    // vendorG (music) is configured, so its models are live and admitted, but no adapter speaks its protocol yet.
+    // Every configured family has an adapter, so a worker that lacks one (an older worker during a rolling
+    // deploy) is played by pointing an admitted task at a family this worker does not know.
     const capability = CAPABILITIES.find((c) => c.id === "text_to_music")!;
-    expect(h.core.providers.get("vendorG")).toBeUndefined();
     const created = await post(capability.path, { ...capability.example, model: "vendorG-6" });
     expect(created.status).toBe(202);
+    await h.core.db.execute(sql`update tasks set provider_family = 'vendorZ' where id = ${created.body.task_id}`);
+    expect(h.core.providers.get("vendorZ" as never)).toBeUndefined();
     await h.startWorker();
     const done = await waitForTask(h, created.body.task_id, ["failed", "succeeded"]);
     await h.stopWorker();
     expect(done.error).toMatchObject({ code: "model_unavailable", retryable: true });
+    expect(done.error.message).toContain("no adapter for its vendor family vendorZ");
     expect(done.billing.refunded_credits).toBe(done.billing.charged_credits);
     expect(done.billing.net_charged_credits).toBe("0.000000");
     const entries = (await ledgerEntries(h)).filter((e) => e.task_id === done.task_id);

@@ -55,13 +55,21 @@ export interface MusicSongInput {
   model_options?: z.infer<typeof musicSongFields.model_options>;
 }
 
-// Instrumental music has no vocals, so words to sing or a singer's gender contradict it.
+// Instrumental music has no vocals, so words to sing or a singer's gender contradict it. vendorG sings given
+// lyrics only in custom mode (SPEC.md), and vendorA writes the lyrics of a song given none only with its lyrics
+// optimizer: turning either off where it is needed would otherwise be silently overruled. (An instrumental
+// never reaches vendorA, which has no instrumental mode.)
 export function musicCrossFieldRules(input: MusicSongInput): FieldFailure[] {
-  if (!input.instrumental) return [];
   const failures: FieldFailure[] = [];
-  if (input.lyrics !== undefined) failures.push(failure(["lyrics"], "must be omitted when instrumental is true"));
-  if (input.model_options?.vendorG?.vocal_gender !== undefined) {
+  if (input.instrumental && input.lyrics !== undefined) failures.push(failure(["lyrics"], "must be omitted when instrumental is true"));
+  if (input.instrumental && input.model_options?.vendorG?.vocal_gender !== undefined) {
     failures.push(failure(["model_options", "vendorG", "vocal_gender"], "must be omitted when instrumental is true"));
+  }
+  if (input.lyrics !== undefined && input.model_options?.vendorG?.custom_mode === false) {
+    failures.push(failure(["model_options", "vendorG", "custom_mode"], "cannot be false with lyrics: lyrics are sung in custom mode"));
+  }
+  if (!input.instrumental && input.lyrics === undefined && input.model_options?.vendorA?.lyrics_optimizer === false) {
+    failures.push(failure(["model_options", "vendorA", "lyrics_optimizer"], "cannot be false without lyrics: the model then writes them"));
   }
   return failures;
 }

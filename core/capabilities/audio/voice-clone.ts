@@ -7,6 +7,7 @@ import { bcp47Tag, primarySubtag, textOfLength } from "../../contracts/text.js";
 import { selectModel, type Requirement } from "../../selection/select.js";
 import type { Capability, Quote } from "../types.js";
 import { preparedFrom } from "../prepared.js";
+import { recordingFailures } from "./recording-limits.js";
 
 export const voiceCloneInputSchema = z
   .object({
@@ -77,6 +78,15 @@ export const voiceCloneCapability: Capability<VoiceCloneInput> = {
       "Create a reusable voice from a clean single-speaker sample (about 10 seconds to 5 minutes). Requires consent_attested: true. Returns a task; when it succeeds, output.voice_id works as `voice` in svc.speech.synthesize.",
   },
   inputSchema: voiceCloneInputSchema,
+  checkResolvedMedia(_input, media, model) {
+    const limits = VOICE_CLONE_MODELS.find((m) => m.id === model)?.constraints;
+    if (!limits) return [];
+    return recordingFailures("sample", media["/sample"], {
+      minSeconds: limits.min_sample_seconds,
+      maxSeconds: limits.max_sample_seconds,
+      formats: limits.sample_formats,
+    });
+  },
   modelIds: VOICE_CLONE_MODELS.map((m) => m.id),
   example: {
     sample: { type: "url", url: "https://example.com/sample.wav" },

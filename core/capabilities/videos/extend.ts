@@ -3,6 +3,8 @@ import { videoModelsFor } from "../../catalog/video-models.js";
 import { commonCreateFields, type CommonCreateInput } from "../../contracts/common-create.js";
 import { referenceSchema } from "../../contracts/media-input.js";
 import { videoMediaInput, videoOptionFields, videoText } from "../../contracts/video-options.js";
+import { failure, type FieldFailure } from "../../errors/index.js";
+import type { MediaFacts } from "../../media/slots.js";
 import type { Capability } from "../types.js";
 import { prepareVideoGeneration, VIDEO_GENERATION_DEADLINE_SECONDS } from "./prepare-generation.js";
 import { referenceRequirements } from "./reference-requirements.js";
@@ -43,6 +45,13 @@ function extendDurationRequirement(duration: number): VideoRequirement {
   };
 }
 
+// SPEC.md: the final duration "must exceed the trusted source duration", trusted meaning as decoded by us.
+function longerThanSource(input: VideoExtendInput, media: Readonly<Record<string, MediaFacts>>): FieldFailure[] {
+  const source = media["/video"]?.durationSeconds;
+  if (source === undefined || input.duration > source) return [];
+  return [failure(["duration"], `must exceed the source video's duration of ${Number(source.toFixed(3))} s`)];
+}
+
 export const videoExtendCapability: Capability<VideoExtendInput> = {
   id: "video_extend",
   path: "/v1/videos/extend",
@@ -55,6 +64,7 @@ export const videoExtendCapability: Capability<VideoExtendInput> = {
       "Extend video before or after it, following instruction, to the final duration given. Returns a task; poll svc.tasks.get.",
   },
   inputSchema: videoExtendInputSchema,
+  checkResolvedMedia: longerThanSource,
   modelIds: videoModelsFor("video_extend").map((m) => m.id),
   example: {
     video: { type: "url", url: "https://example.com/source.mp4" },

@@ -4,6 +4,8 @@ import { commonCreateFields, type CommonCreateInput } from "../../contracts/comm
 import { textOfLength } from "../../contracts/text.js";
 import { videoMediaInput } from "../../contracts/video-options.js";
 import { findPrice, priceLine } from "../../credits/pricing.js";
+import { failure, type FieldFailure } from "../../errors/index.js";
+import type { MediaFacts } from "../../media/slots.js";
 import { selectModel } from "../../selection/select.js";
 import { understandingOptionFields, understandingRequirements } from "../understanding-requirements.js";
 import type { Capability, Quote } from "../types.js";
@@ -33,6 +35,14 @@ export function videoUnderstandingQuote(model: UnderstandingModel): Quote {
   return { lines: [line], totalMicro: line.amountMicro, counters: { input_video_seconds: seconds, video_seconds: seconds } };
 }
 
+// The model's longest input is only known to be exceeded once the video is decoded; admission held its price.
+function withinModelLength(_input: VideoResponsesInput, media: Readonly<Record<string, MediaFacts>>, modelId: string): FieldFailure[] {
+  const seconds = media["/video"]?.durationSeconds;
+  const max = videoUnderstandingModels.find((m) => m.id === modelId)?.constraints.max_video_seconds;
+  if (seconds === undefined || max === undefined || seconds <= max) return [];
+  return [failure(["video"], `is ${Number(seconds.toFixed(3))} s long; ${modelId} reads at most ${max} s`)];
+}
+
 export const videoResponsesCapability: Capability<VideoResponsesInput> = {
   id: CAPABILITY_ID,
   path: "/v1/videos/responses",
@@ -45,6 +55,7 @@ export const videoResponsesCapability: Capability<VideoResponsesInput> = {
       "Answer a question or follow an instruction about one video. Returns a task; poll svc.tasks.get for the text answer. Billed after success by input-video seconds.",
   },
   inputSchema: videoResponsesInputSchema,
+  checkResolvedMedia: withinModelLength,
   modelIds: videoUnderstandingModels.map((m) => m.id),
   example: { model: "auto", prompt: "Summarize what happens in this video.", video: { type: "url", url: "https://example.com/clip.mp4" } },
   billingMode: "postpaid",

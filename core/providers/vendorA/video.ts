@@ -1,12 +1,14 @@
 import type { ProviderEndpoint } from "../../config.js";
 import { pollDelayMs } from "../poll-delay.js";
-import { textToVideoJob } from "../text-to-video-job.js";
 import { ProviderFailure, type ProviderOutcome, type ProviderRequest } from "../types.js";
+import { videoJob } from "../video-job.js";
 import { callVendorA } from "./call.js";
+import { videoMediaFields } from "./video-media.js";
 
-// vendorA video generation (docs/providers/vendorA.md, "Video"): submit a task, query it until Success or Fail,
-// then ask the files API for the download URL of the file the task produced. Like vendorA speech, vendor-side
-// errors come back as HTTP 200 with a non-zero base_resp.status_code. A submitted task cannot be cancelled.
+// vendorA video generation from text, frames or subject references (docs/providers/vendorA.md, "Video"): submit a
+// task, query it until Success or Fail, then ask the files API for the download URL of the file the task produced.
+// Like vendorA speech, vendor-side errors come back as HTTP 200 with a non-zero base_resp.status_code. A submitted
+// task cannot be cancelled.
 
 const SUBMIT_TIMEOUT_MS = 30_000;
 const READ_TIMEOUT_MS = 10_000;
@@ -31,10 +33,11 @@ function call(endpoint: ProviderEndpoint, path: string, signal: AbortSignal, bod
 }
 
 export async function submitVendorAVideo(endpoint: ProviderEndpoint, request: ProviderRequest, signal: AbortSignal): Promise<ProviderOutcome> {
-  const job = textToVideoJob(request);
+  const job = videoJob(request);
   const answer = await call(endpoint, "/v1/video_generation", signal, {
     model: job.model.id,
-    prompt: job.prompt,
+    ...(job.prompt !== undefined ? { prompt: job.prompt } : {}),
+    ...videoMediaFields(job),
     duration: job.durationSeconds,
     resolution: job.resolution.toUpperCase(),
     aspect_ratio: job.aspectRatio,
@@ -64,5 +67,5 @@ export async function pollVendorAVideo(endpoint: ProviderEndpoint, ref: string, 
   const file = await call(endpoint, `/v1/files/retrieve?file_id=${encodeURIComponent(task.file_id)}`, signal);
   const url = file.file?.download_url;
   if (!url) throw new ProviderFailure("model_request_failed", "vendor's file record has no download_url", false);
-  return { status: "done", outputs: [{ url, kind: "video", format: textToVideoJob(request).outputFormat }] };
+  return { status: "done", outputs: [{ url, kind: "video", format: videoJob(request).outputFormat }] };
 }

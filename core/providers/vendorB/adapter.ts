@@ -1,23 +1,18 @@
 import type { ProviderEndpoint } from "../../config.js";
 import { ProviderFailure, type ProviderAdapter } from "../types.js";
+import { isVideoJobCapability } from "../video-job.js";
 import { enhanceVendorBPrompt } from "./enhancer.js";
 import { cancelVendorBVideo, pollVendorBVideo, submitVendorBVideo } from "./video.js";
 
-// vendorB: text-to-video generation tasks (polled, cancellable) and the synchronous prompt enhancer. Its other
-// video capabilities need media inputs, which are not passed to vendors yet.
+// vendorB: video generation, edit and extension tasks (polled, cancellable) and the synchronous prompt enhancer.
 export function vendorBAdapter(endpoint: ProviderEndpoint): ProviderAdapter {
   return {
     family: "vendorB",
     supportsCancel: true,
     async submit(request, signal) {
-      switch (request.capability) {
-        case "text_to_video":
-          return submitVendorBVideo(endpoint, request, signal);
-        case "video_prompt_enhancement":
-          return enhanceVendorBPrompt(endpoint, request, signal);
-        default:
-          throw new ProviderFailure("model_unavailable", `vendorB cannot serve ${request.capability} yet: it needs media inputs`, false);
-      }
+      if (isVideoJobCapability(request.capability)) return submitVendorBVideo(endpoint, request, signal);
+      if (request.capability === "video_prompt_enhancement") return enhanceVendorBPrompt(endpoint, request, signal);
+      throw new ProviderFailure("model_unavailable", `vendorB has no adapter for ${request.capability}`, false);
     },
     poll: (ref, request, signal) => pollVendorBVideo(endpoint, ref, request, signal),
     cancel: (ref, _request, signal) => cancelVendorBVideo(endpoint, ref, signal),

@@ -2,12 +2,14 @@ import type { ProviderEndpoint } from "../../config.js";
 import { vendorFetch, type VendorResponse } from "../http.js";
 import { jsonAnswer } from "../json-answer.js";
 import { pollDelayMs } from "../poll-delay.js";
-import { textToVideoJob } from "../text-to-video-job.js";
 import { ProviderFailure, type ProviderOutcome, type ProviderOutput, type ProviderRequest } from "../types.js";
+import { videoJob } from "../video-job.js";
 import { errorOf, httpFailure, jobFailure, notJson } from "./failures.js";
+import { taskKindFields, videoContent } from "./video-content.js";
 
-// vendorB video generation (docs/providers/vendorB.md): create a generation task, then read it until it is
-// `succeeded`, `failed` or `cancelled`; a running task reports a progress percentage and can be cancelled.
+// vendorB video generation, edit and extension (docs/providers/vendorB.md): create a generation task, then read
+// it until it is `succeeded`, `failed` or `cancelled`; a running task reports a progress percentage and can be
+// cancelled.
 
 const TASKS_PATH = "/api/v3/contents/generations/tasks";
 const SUBMIT_TIMEOUT_MS = 30_000;
@@ -45,12 +47,14 @@ function answerOf(response: VendorResponse): GenerationTask {
 }
 
 export async function submitVendorBVideo(endpoint: ProviderEndpoint, request: ProviderRequest, signal: AbortSignal): Promise<ProviderOutcome> {
-  const job = textToVideoJob(request);
+  const job = videoJob(request);
   const body = {
     model: job.model.id,
-    content: [{ type: "text", text: job.prompt }],
+    content: videoContent(job),
+    ...taskKindFields(job),
     resolution: job.resolution,
-    ratio: job.aspectRatio,
+    // `adaptive` asks the vendor for the ratio of the source picture, which it reads from the media itself.
+    ratio: job.followsSource ? "adaptive" : job.aspectRatio,
     duration: job.durationSeconds,
     watermark: job.watermark,
     generate_audio: job.generateAudio,
@@ -91,7 +95,7 @@ export async function pollVendorBVideo(endpoint: ProviderEndpoint, ref: string, 
 function outputsOf(task: GenerationTask, request: ProviderRequest): ProviderOutput[] {
   const video = task.content?.video_url;
   if (!video) throw new ProviderFailure("model_request_failed", "vendor reported success without a video_url", false);
-  const job = textToVideoJob(request);
+  const job = videoJob(request);
   const outputs: ProviderOutput[] = [{ url: video, kind: "video", format: task.file_format ?? job.outputFormat }];
   const lastFrame = task.content?.last_frame_url;
   if (lastFrame && job.returnLastFrame) outputs.push({ url: lastFrame, kind: "image", format: "png", role: "last_frame" });

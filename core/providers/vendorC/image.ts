@@ -4,14 +4,20 @@ import type { ProviderEndpoint } from "../../config.js";
 import { vendorFetch, type VendorResponse } from "../http.js";
 import { jsonAnswer } from "../json-answer.js";
 import { pollDelayMs } from "../poll-delay.js";
+import { imageInputsAsk, isImageInputsCapability } from "../image-inputs.js";
 import { ProviderFailure, type ProviderOutcome, type ProviderRequest } from "../types.js";
 import { httpFailure, notJson, taskFailure } from "./failures.js";
+import { imageInputsSynthesisBody } from "./image-inputs.js";
 
-// vendorC text-to-image (docs/providers/vendorC-image.md): an asynchronous synthesis job, created with
+// vendorC images (docs/providers/vendorC-image.md): an asynchronous synthesis job, created with
 // `X-DashScope-Async: enable` and read by task id until SUCCEEDED, FAILED or CANCELED. The vendor reports no
-// progress figure, only the status. The vendorC adapter routes text_to_image here.
+// progress figure, only the status. Text to image is the text2image service; image-to-image and edits, which
+// send input images, the image2image service, whose jobs read the same. The vendorC adapter routes images here.
 
-const SERVICE = "/api/v1/services/aigc/text2image";
+// The service a job lives in: its submission, reads and cancel all go there.
+function serviceOf(capability: string): string {
+  return `/api/v1/services/aigc/${isImageInputsCapability(capability) ? "image2image" : "text2image"}`;
+}
 const SUBMIT_TIMEOUT_MS = 30_000;
 const READ_TIMEOUT_MS = 10_000;
 
@@ -29,11 +35,13 @@ interface JobAnswer {
 export async function submitImageSynthesis(endpoint: ProviderEndpoint, request: ProviderRequest, signal: AbortSignal): Promise<ProviderOutcome> {
   const input = request.input as unknown as ImageGenerationInput;
   const response = await vendorFetch(
-    `${endpoint.baseUrl}${SERVICE}/image-synthesis`,
+    `${endpoint.baseUrl}${serviceOf(request.capability)}/image-synthesis`,
     {
       method: "POST",
       headers: { authorization: `Bearer ${endpoint.apiKey}`, "content-type": "application/json", "x-dashscope-async": "enable" },
-      body: JSON.stringify(synthesisBody(request.model, input)),
+      body: JSON.stringify(
+        isImageInputsCapability(request.capability) ? imageInputsSynthesisBody(request.model, imageInputsAsk(request)) : synthesisBody(request.model, input),
+      ),
       timeoutMs: SUBMIT_TIMEOUT_MS,
     },
     signal,
@@ -44,7 +52,7 @@ export async function submitImageSynthesis(endpoint: ProviderEndpoint, request: 
 export async function pollImageSynthesis(endpoint: ProviderEndpoint, ref: string, request: ProviderRequest, signal: AbortSignal): Promise<ProviderOutcome> {
   const input = request.input as unknown as ImageGenerationInput;
   const response = await vendorFetch(
-    `${endpoint.baseUrl}${SERVICE}/tasks/${encodeURIComponent(ref)}`,
+    `${endpoint.baseUrl}${serviceOf(request.capability)}/tasks/${encodeURIComponent(ref)}`,
     { method: "GET", headers: { authorization: `Bearer ${endpoint.apiKey}` }, timeoutMs: READ_TIMEOUT_MS },
     signal,
   );
@@ -52,9 +60,9 @@ export async function pollImageSynthesis(endpoint: ProviderEndpoint, ref: string
 }
 
 // The vendor withdraws PENDING jobs only; a RUNNING one finishes at the vendor whatever the service does.
-export async function cancelImageSynthesis(endpoint: ProviderEndpoint, ref: string, signal: AbortSignal): Promise<void> {
+export async function cancelImageSynthesis(endpoint: ProviderEndpoint, ref: string, request: ProviderRequest, signal: AbortSignal): Promise<void> {
   await vendorFetch(
-    `${endpoint.baseUrl}${SERVICE}/tasks/${encodeURIComponent(ref)}/cancel`,
+    `${endpoint.baseUrl}${serviceOf(request.capability)}/tasks/${encodeURIComponent(ref)}/cancel`,
     { method: "POST", headers: { authorization: `Bearer ${endpoint.apiKey}` }, timeoutMs: READ_TIMEOUT_MS },
     signal,
   );

@@ -2,12 +2,13 @@ import type { ProviderEndpoint } from "../../config.js";
 import { vendorFetch, type VendorResponse } from "../http.js";
 import { jsonAnswer } from "../json-answer.js";
 import { pollDelayMs } from "../poll-delay.js";
-import { textToVideoJob } from "../text-to-video-job.js";
 import { ProviderFailure, type ProviderOutcome, type ProviderOutput, type ProviderRequest } from "../types.js";
+import { videoJob } from "../video-job.js";
 import { httpFailure, notJson, taskFailure } from "./failures.js";
+import { reworkParameters, synthesisMedia } from "./video-input.js";
 
-// vendorC video synthesis (docs/providers/vendorC.md): an asynchronous submission answers a task id, and the
-// task is read until SUCCEEDED or FAILED. No progress is reported and a task cannot be cancelled.
+// vendorC video synthesis, edit and extension (docs/providers/vendorC.md): an asynchronous submission answers a
+// task id, and the task is read until SUCCEEDED or FAILED. No progress is reported and a task cannot be cancelled.
 
 const SYNTHESIS_PATH = "/api/v1/services/aigc/video-generation/video-synthesis";
 const TASKS_PATH = "/api/v1/tasks";
@@ -44,9 +45,10 @@ function submittedAt(value: string | undefined): Date | undefined {
 }
 
 export async function submitVendorCVideo(endpoint: ProviderEndpoint, request: ProviderRequest, signal: AbortSignal): Promise<ProviderOutcome> {
-  const job = textToVideoJob(request);
+  const job = videoJob(request);
   const c = job.model.constraints;
   const parameters = {
+    // A frame that follows the source is computed from the decoded source, which the vendor checks against it.
     size: `${job.width}*${job.height}`,
     duration: job.durationSeconds,
     // vendorC rewrites prompts unless told not to; SPEC.md keeps the prompt as written unless asked.
@@ -56,10 +58,15 @@ export async function submitVendorCVideo(endpoint: ProviderEndpoint, request: Pr
     ...(c.generate_audio.includes(true) ? { audio: job.generateAudio } : {}),
     ...(job.returnLastFrame ? { return_last_frame: true } : {}),
     ...(job.outputFormat !== "mp4" ? { format: job.outputFormat } : {}),
+    ...reworkParameters(job),
   };
   const body = {
     model: job.model.id,
-    input: { prompt: job.prompt, ...(job.negativePrompt !== undefined ? { negative_prompt: job.negativePrompt } : {}) },
+    input: {
+      ...(job.prompt !== undefined ? { prompt: job.prompt } : {}),
+      ...(job.negativePrompt !== undefined ? { negative_prompt: job.negativePrompt } : {}),
+      ...synthesisMedia(job),
+    },
     parameters,
   };
   const response = await vendorFetch(
@@ -108,7 +115,7 @@ export async function pollVendorCVideo(endpoint: ProviderEndpoint, ref: string, 
 
 function outputsOf(output: NonNullable<TaskAnswer["output"]>, request: ProviderRequest): ProviderOutput[] {
   if (!output.video_url) throw new ProviderFailure("model_request_failed", "vendor reported success without a video_url", false);
-  const job = textToVideoJob(request);
+  const job = videoJob(request);
   const outputs: ProviderOutput[] = [{ url: output.video_url, kind: "video", format: job.outputFormat }];
   if (job.returnLastFrame && output.last_frame_url) outputs.push({ url: output.last_frame_url, kind: "image", format: "png", role: "last_frame" });
   return outputs;

@@ -2,13 +2,14 @@ import type { ProviderEndpoint } from "../../config.js";
 import { vendorFetch, type VendorResponse } from "../http.js";
 import { jsonAnswer } from "../json-answer.js";
 import { pollDelayMs } from "../poll-delay.js";
-import { textToVideoJob } from "../text-to-video-job.js";
 import { ProviderFailure, type ProviderOutcome, type ProviderRequest } from "../types.js";
+import { videoJob } from "../video-job.js";
 import { httpFailure, notJson, operationFailure, type RpcStatus } from "./failures.js";
+import { predictionInstance } from "./video-instance.js";
 
-// vendorD video (docs/providers/vendorD.md): a long-running operation. Submission answers the operation's name;
-// reading the name answers `done: false` with progress metadata until `done: true` with either a `response`
-// or an `error`. An operation can be cancelled.
+// vendorD video generation and edit (docs/providers/vendorD.md): a long-running operation. Submission answers the
+// operation's name; reading the name answers `done: false` with progress metadata until `done: true` with either a
+// `response` or an `error`. An operation can be cancelled.
 
 const API = "/v1beta";
 const SUBMIT_TIMEOUT_MS = 30_000;
@@ -52,11 +53,12 @@ function operationPath(name: string): string {
 }
 
 export async function submitVendorDVideo(endpoint: ProviderEndpoint, request: ProviderRequest, signal: AbortSignal): Promise<ProviderOutcome> {
-  const job = textToVideoJob(request);
+  const job = videoJob(request);
   const body = {
-    instances: [{ prompt: job.prompt }],
+    instances: [predictionInstance(job)],
     parameters: {
-      aspectRatio: job.aspectRatio,
+      // Without an aspectRatio the vendor keeps the ratio of the image or video it is given.
+      ...(job.followsSource ? {} : { aspectRatio: job.aspectRatio }),
       resolution: job.resolution,
       durationSeconds: job.durationSeconds,
       generateAudio: job.generateAudio,

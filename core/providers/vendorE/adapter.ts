@@ -2,19 +2,17 @@ import type { ProviderEndpoint } from "../../config.js";
 import { ProviderFailure, type ProviderAdapter } from "../types.js";
 import { predictImages } from "./predict.js";
 
-// vendorE: image generation, synchronous, so a running task cannot be stopped. Image-to-image and edits need the
-// caller's images handed to the vendor, which arrives with media input resolution.
+const IMAGE_CAPABILITIES = ["text_to_image", "image_to_image", "image_edit"];
+
+// vendorE: image generation, image-to-image and edits, one synchronous call each, so a running task cannot be
+// stopped.
 export function vendorEAdapter(endpoint: ProviderEndpoint): ProviderAdapter {
   return {
     family: "vendorE",
     supportsCancel: false,
     async submit(request, signal) {
-      if (request.capability === "text_to_image") return predictImages(endpoint, request, signal);
-      throw new ProviderFailure(
-        "model_unavailable",
-        `${request.model} cannot run ${request.capability} here yet: vendorE serves text_to_image only`,
-        false,
-      );
+      if (IMAGE_CAPABILITIES.includes(request.capability)) return predictImages(endpoint, request, signal);
+      throw new ProviderFailure("model_unavailable", `${request.model} cannot run ${request.capability}: vendorE serves images only`, false);
     },
   };
 }

@@ -2,10 +2,14 @@ import type { ImageGenerationInput } from "../../capabilities/images/generations
 import type { ProviderEndpoint } from "../../config.js";
 import { retryAfterMs, vendorFetch } from "../http.js";
 import { jsonAnswer } from "../json-answer.js";
+import { imageInputsAsk, isImageInputsCapability } from "../image-inputs.js";
 import { ProviderFailure, type ProviderOutcome, type ProviderOutput, type ProviderRequest } from "../types.js";
+import { predictParameters } from "./parameters.js";
+import { referencePredictBody } from "./reference-images.js";
 
-// vendorE's synchronous predict call (docs/providers/vendorE.md): the answer holds every image, base64-encoded.
-// The images are handed on as data: URLs, so they take the same download-probe-store path as any other output.
+// vendorE's synchronous predict call (docs/providers/vendorE.md), for text to image, image-to-image and edits:
+// the answer holds every image, base64-encoded. The images are handed on as data: URLs, so they take the same
+// download-probe-store path as any other output.
 
 // The vendor holds the connection while it renders the whole set.
 const PREDICT_TIMEOUT_MS = 120_000;
@@ -28,7 +32,7 @@ export async function predictImages(endpoint: ProviderEndpoint, request: Provide
     {
       method: "POST",
       headers: { "content-type": "application/json", "x-api-key": endpoint.apiKey },
-      body: JSON.stringify(predictBody(input)),
+      body: JSON.stringify(predictBody(request)),
       timeoutMs: PREDICT_TIMEOUT_MS,
     },
     signal,
@@ -43,20 +47,15 @@ export async function predictImages(endpoint: ProviderEndpoint, request: Provide
   return { status: "done", outputs: imageOutputs(answer.predictions ?? [], input.count) };
 }
 
-function predictBody(input: ImageGenerationInput) {
+// Text to image sends the prompt alone; image-to-image and edits add the input images as references.
+function predictBody(request: ProviderRequest) {
+  if (isImageInputsCapability(request.capability)) return referencePredictBody(imageInputsAsk(request));
+  const input = request.input as unknown as ImageGenerationInput;
   return {
     instances: [{ prompt: input.prompt }],
     parameters: {
-      sampleCount: input.count,
-      aspectRatio: input.canvas.aspect,
-      sampleImageSize: input.canvas.tier,
-      outputRelationship: input.output_relationship === "sequence" ? "SEQUENCE" : "INDEPENDENT",
-      outputOptions: { mimeType: "image/png" },
-      // vendorE rewrites prompts unless told not to; SPEC.md keeps the prompt as written unless asked.
-      enhancePrompt: input.enhance_prompt === true,
-      ...(input.seed !== undefined ? { seed: input.seed } : {}),
+      ...predictParameters(input, input.canvas.aspect, input.output_relationship),
       ...(typeof input.reasoning === "boolean" ? { thinking: input.reasoning } : {}),
-      ...(input.palette ? { colorPalette: input.palette.map((item) => ({ hex: item.color, weight: item.weight })) } : {}),
     },
   };
 }

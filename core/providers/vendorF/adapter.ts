@@ -1,33 +1,29 @@
 import type { ProviderEndpoint } from "../../config.js";
 import { ProviderFailure, type ProviderAdapter, type ProviderRequest } from "../types.js";
 import { cancelImageTask, createImageTask, readImageTask } from "./image-tasks.js";
+import { cancelVisionTask, createVisionTask, readVisionTask } from "./vision-tasks.js";
 
-// vendorF: image generation as vendor tasks that are followed by polling and can be canceled. Image-to-image,
-// edits and vendorF-vision need the caller's images handed to the vendor, which arrives with media input
-// resolution.
+const IMAGE_CAPABILITIES = ["text_to_image", "image_to_image", "image_edit"];
+
+// vendorF: image generation (with input images for image-to-image and edits) as image tasks, image understanding
+// as vision tasks; both are followed by polling and can be canceled.
 export function vendorFAdapter(endpoint: ProviderEndpoint): ProviderAdapter {
-  const servedHere = (request: ProviderRequest) => {
-    if (request.capability !== "text_to_image") {
-      throw new ProviderFailure(
-        "model_unavailable",
-        `${request.model} cannot run ${request.capability} here yet: vendorF serves text_to_image only`,
-        false,
-      );
-    }
+  const isVision = (request: ProviderRequest) => {
+    if (request.capability === "image_to_text") return true;
+    if (IMAGE_CAPABILITIES.includes(request.capability)) return false;
+    throw new ProviderFailure("model_unavailable", `${request.model} cannot run ${request.capability}: vendorF serves images only`, false);
   };
   return {
     family: "vendorF",
     supportsCancel: true,
     async submit(request, signal) {
-      servedHere(request);
-      return createImageTask(endpoint, request, signal);
+      return isVision(request) ? createVisionTask(endpoint, request, signal) : createImageTask(endpoint, request, signal);
     },
     async poll(ref, request, signal) {
-      servedHere(request);
-      return readImageTask(endpoint, ref, request, signal);
+      return isVision(request) ? readVisionTask(endpoint, ref, signal) : readImageTask(endpoint, ref, request, signal);
     },
-    async cancel(ref, _request, signal) {
-      await cancelImageTask(endpoint, ref, signal);
+    async cancel(ref, request, signal) {
+      await (isVision(request) ? cancelVisionTask(endpoint, ref, signal) : cancelImageTask(endpoint, ref, signal));
     },
   };
 }

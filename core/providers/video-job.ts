@@ -1,0 +1,164 @@
+import { VIDEO_MODELS, type EditAudioSetting, type VideoModel } from "../catalog/video-models.js";
+import { videoDimensions } from "../catalog/video-dimensions.js";
+import type { ReferenceKind } from "../contracts/media-input.js";
+import type { VideoOutputFormat } from "../contracts/video-options.js";
+import { ProviderFailure, type ProviderRequest } from "./types.js";
+
+// A video generation, edit or extend request with every default filled in from the model's catalog entry and
+// every media input as the worker resolved it (a signed URL of ours plus the facts decoding established), so
+// that each family's adapter only translates it into its own wire vocabulary. Admission already checked every
+// explicit control against the same constraints; what is left here is choosing the values of the omitted ones.
+
+const VIDEO_JOB_CAPABILITIES = [
+  "text_to_video",
+  "image_to_video",
+  "frames_to_video",
+  "reference_to_video",
+  "video_edit",
+  "video_extend",
+] as const;
+export type VideoJobCapability = (typeof VIDEO_JOB_CAPABILITIES)[number];
+
+// A media input as core/tasks/media-inputs.ts hands it to adapters.
+export interface ResolvedMediaInput {
+  url: string;
+  kind: "image" | "video" | "audio";
+  format: string;
+  width: number | null;
+  height: number | null;
+  duration_seconds: number;
+  has_audio: boolean;
+}
+
+export interface VideoJobReference {
+  kind: ReferenceKind;
+  media: ResolvedMediaInput;
+  role: string | undefined;
+  voice: ResolvedMediaInput | undefined;
+}
+
+export interface VideoJob {
+  capability: VideoJobCapability;
+  model: VideoModel;
+  // The prompt, or the instruction of an edit or extension; image, frames and reference requests may omit it.
+  prompt: string | undefined;
+  negativePrompt: string | undefined;
+  // The final duration: for an extension, the source and the new part together.
+  durationSeconds: number;
+  resolution: string;
+  aspectRatio: string;
+  // True when the ratio is the source media's own (edit and extend, or a model without a ratio list): vendors
+  // that derive it themselves are told to, the others are sent the frame computed from the decoded source.
+  followsSource: boolean;
+  width: number;
+  height: number;
+  seed: number | undefined;
+  // An omitted or null enhance_prompt keeps the prompt as written (SPEC.md), so it is false unless asked.
+  enhancePrompt: boolean;
+  watermark: boolean;
+  generateAudio: boolean;
+  webSearch: boolean;
+  returnLastFrame: boolean;
+  outputFormat: VideoOutputFormat;
+  firstFrame: ResolvedMediaInput | undefined;
+  lastFrame: ResolvedMediaInput | undefined;
+  drivingAudio: ResolvedMediaInput | undefined;
+  references: VideoJobReference[];
+  // The video an edit reworks or an extension continues.
+  source: ResolvedMediaInput | undefined;
+  direction: "before" | "after" | undefined;
+  audioSetting: EditAudioSetting | undefined;
+}
+
+interface VideoTaskInput {
+  prompt?: string;
+  instruction?: string;
+  negative_prompt?: string;
+  duration?: number | "auto";
+  aspect_ratio?: string;
+  resolution?: string;
+  seed?: number;
+  enhance_prompt?: boolean | null;
+  watermark?: boolean;
+  generate_audio?: boolean;
+  web_search?: boolean;
+  return_last_frame?: boolean;
+  output_format?: VideoOutputFormat;
+  image?: ResolvedMediaInput;
+  first_frame?: ResolvedMediaInput;
+  last_frame?: ResolvedMediaInput;
+  audio?: ResolvedMediaInput;
+  driving_audio?: ResolvedMediaInput;
+  references?: { kind: ReferenceKind; media: ResolvedMediaInput; role?: string; reference_voice?: ResolvedMediaInput }[];
+  source_video?: ResolvedMediaInput;
+  video?: ResolvedMediaInput;
+  direction?: "before" | "after";
+  audio_setting?: EditAudioSetting;
+}
+
+// An omitted boolean control is off where the model can turn it off: a model that always watermarks or always
+// produces audio keeps doing so, every other model stays plain and silent unless asked.
+function omittedBoolean(supported: readonly boolean[]): boolean {
+  return !supported.includes(false);
+}
+
+export function isVideoJobCapability(capability: string): capability is VideoJobCapability {
+  return (VIDEO_JOB_CAPABILITIES as readonly string[]).includes(capability);
+}
+
+// The picture an output can take its ratio from: the source of an edit or extension, a strict first frame,
+// or the last frame of a last-frame-only request.
+function visualSource(input: VideoTaskInput): ResolvedMediaInput | undefined {
+  const media = input.source_video ?? input.video ?? input.image ?? input.first_frame ?? input.last_frame;
+  return media?.width && media.height ? media : undefined;
+}
+
+// Edit and extend keep their source's ratio unless asked otherwise (the output is that video reworked or
+// continued); generation takes the model's declared default, and a model without one follows its picture.
+function chooseAspectRatio(capability: VideoJobCapability, model: VideoModel, input: VideoTaskInput) {
+  if (input.aspect_ratio !== undefined) return { aspectRatio: input.aspect_ratio, followsSource: false };
+  const source = visualSource(input);
+  const reworks = capability === "video_edit" || capability === "video_extend";
+  if (source && (reworks || model.constraints.default_aspect_ratio === null)) {
+    return { aspectRatio: `${source.width}:${source.height}`, followsSource: true };
+  }
+  return { aspectRatio: model.constraints.default_aspect_ratio ?? "16:9", followsSource: false };
+}
+
+export function videoJob(request: ProviderRequest): VideoJob {
+  const model = VIDEO_MODELS.find((m) => m.id === request.model);
+  const capability = request.capability;
+  if (!isVideoJobCapability(capability) || !model?.capabilities.includes(capability)) {
+    throw new ProviderFailure("model_unavailable", `${request.model} cannot serve ${capability}`, false);
+  }
+  const input = request.input as unknown as VideoTaskInput;
+  const c = model.constraints;
+  const resolution = input.resolution ?? c.default_resolution;
+  const { aspectRatio, followsSource } = chooseAspectRatio(capability, model, input);
+  const duration = input.duration;
+  return {
+    capability,
+    model,
+    prompt: input.prompt ?? input.instruction,
+    negativePrompt: input.negative_prompt,
+    durationSeconds: typeof duration === "number" ? duration : c.default_duration,
+    resolution,
+    aspectRatio,
+    followsSource,
+    ...videoDimensions(resolution, aspectRatio),
+    seed: input.seed,
+    enhancePrompt: input.enhance_prompt ?? false,
+    watermark: input.watermark ?? omittedBoolean(c.watermark),
+    generateAudio: input.generate_audio ?? omittedBoolean(c.generate_audio),
+    webSearch: input.web_search ?? false,
+    returnLastFrame: input.return_last_frame ?? false,
+    outputFormat: input.output_format ?? "mp4",
+    firstFrame: input.image ?? input.first_frame,
+    lastFrame: input.last_frame,
+    drivingAudio: input.audio ?? input.driving_audio,
+    references: (input.references ?? []).map((r) => ({ kind: r.kind, media: r.media, role: r.role, voice: r.reference_voice })),
+    source: input.source_video ?? input.video,
+    direction: input.direction,
+    audioSetting: input.audio_setting,
+  };
+}
