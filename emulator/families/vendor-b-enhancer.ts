@@ -3,6 +3,9 @@ import { setTimeout as delay } from "node:timers/promises";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
 import type { EmulatorContext } from "../vendor-family.js";
+import { probeMedia } from "../../core/media/probe.js";
+import { describePicture, imageTokens } from "../media/image-analysis.js";
+import { downloadPicture } from "../media/input-pictures.js";
 import { vendorBError } from "./vendor-b-errors.js";
 
 // vendorB's prompt enhancer: an OpenAI-style chat completion, answered synchronously. It reads the video idea,
@@ -65,6 +68,40 @@ export function enhancePrompt(idea: string, durationSeconds: number, aspectRatio
   ].join(" ");
 }
 
+interface VisualContext {
+  sentences: string[];
+  tokens: number;
+}
+
+// Frames and references named in the user message are downloaded and looked at: an image is described by the
+// colours that cover most of it, a video or audio reference by its length. Each image costs tokens like a
+// vision model's.
+async function readVisualContext(user: string): Promise<VisualContext> {
+  const context: VisualContext = { sentences: [], tokens: 0 };
+  for (const match of user.matchAll(/^(Opening frame|Closing frame|Reference \d+ \((image|video|audio)\)):\s*(\S+)\s*$/gm)) {
+    const label = match[1] as string;
+    const kind = match[2] ?? "image";
+    const url = match[3] as string;
+    if (kind === "image") {
+      const picture = await downloadPicture(url).catch((error: unknown) => {
+        throw new Error(`${label}: ${(error as Error).message}`);
+      });
+      const facts = await describePicture(picture);
+      const colours = facts.dominantColours.map((c) => `${c.name} (${Math.round(c.share * 100)}%)`).join(", ");
+      context.sentences.push(`${label}: a ${facts.width}×${facts.height} picture, mostly ${colours || "mixed colours"}.`);
+      context.tokens += imageTokens(facts, "default");
+    } else {
+      const response = await fetch(url, { signal: AbortSignal.timeout(30_000) });
+      if (!response.ok) throw new Error(`${label}: downloading answered HTTP ${response.status}`);
+      const probe = await probeMedia(Buffer.from(await response.arrayBuffer())).catch(() => {
+        throw new Error(`${label}: not decodable ${kind}`);
+      });
+      context.sentences.push(`${label}: ${kind}, ${probe.durationSeconds.toFixed(1)} s long.`);
+    }
+  }
+  return context;
+}
+
 export function registerVendorBEnhancerRoutes(app: FastifyInstance, context: EmulatorContext): void {
   app.post(COMPLETIONS_PATH, (request, reply) => complete(request, reply, context));
 }
@@ -88,6 +125,13 @@ async function complete(request: FastifyRequest, reply: FastifyReply, context: E
   const ratio = lastMatch(user, /^Aspect ratio:(.*)$/gm);
   if (!idea || !Number.isInteger(duration) || !ratio) {
     return reply.code(400).send(vendorBError("InvalidParameter", "the user message must give 'Video idea:', 'Duration: N seconds' and 'Aspect ratio:' lines", "messages"));
+  }
+
+  let visual: VisualContext;
+  try {
+    visual = await readVisualContext(user);
+  } catch (error) {
+    return reply.code(400).send(vendorBError("InvalidParameter.MediaUnreadable", (error as Error).message, "messages"));
   }
 
   const fault = context.faults.take(FAMILY, parsed.data.model);
@@ -119,8 +163,8 @@ async function complete(request: FastifyRequest, reply: FastifyReply, context: E
     case undefined:
       break;
   }
-  const content = finishReason === "stop" ? enhancePrompt(idea, duration, ratio) : "";
-  const promptTokens = parsed.data.messages.reduce((sum, m) => sum + tokens(m.content), 0);
+  const content = finishReason === "stop" ? [enhancePrompt(idea, duration, ratio), ...visual.sentences].join(" ") : "";
+  const promptTokens = parsed.data.messages.reduce((sum, m) => sum + tokens(m.content), 0) + visual.tokens;
   const completionTokens = tokens(content);
   return reply.send({
     id: `chatcmpl-${randomBytes(12).toString("hex")}`,

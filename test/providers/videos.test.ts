@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { probeMedia } from "../../core/media/probe.js";
 import { startHarness, type Harness } from "../support/harness.js";
+import { COLOURS, dataUri, halvesPng, toneWav } from "./video-media.js";
 import {
   createTask,
   download,
@@ -213,4 +214,29 @@ describe.concurrent("cancel and deadlines of running video tasks", () => {
       }),
     );
   }
+});
+
+describe("prompt enhancement with visual context", () => {
+  it("reads its strict frames and references: pictures by their colours, audio and video by their length", async () => {
+    const red = await halvesPng(64, 48, COLOURS.red!, COLOURS.red!);
+    const framed = await createTask(h, "/v1/videos/prompts/enhance", {
+      prompt: "A kite over the sea",
+      duration: 6,
+      aspect_ratio: "adaptive",
+      first_frame: dataUri(red, "image/png"),
+    });
+    const task = (await followTask(h, framed.task_id)).task;
+    expect(task.status, JSON.stringify(task.error)).toBe("succeeded");
+    expect(task.output.text).toMatch(/Opening frame: a 64×48 picture, mostly red \(100%\)/);
+
+    const referenced = await createTask(h, "/v1/videos/prompts/enhance", {
+      prompt: "A kite over the sea",
+      duration: 6,
+      aspect_ratio: "16:9",
+      references: [{ kind: "audio", media: dataUri(await toneWav(440, 2), "audio/wav") }],
+    });
+    const withAudio = (await followTask(h, referenced.task_id)).task;
+    expect(withAudio.status, JSON.stringify(withAudio.error)).toBe("succeeded");
+    expect(withAudio.output.text).toContain("Reference 1 (audio): audio, 2.0 s long.");
+  });
 });

@@ -9,8 +9,8 @@ import { pollVendorAVideo, submitVendorAVideo } from "./video.js";
 import { answerAboutVideo } from "./video-understanding.js";
 import { cloneVendorAVoice } from "./voice-clone.js";
 
-// vendorA: speech (synchronous) and text to video (polled, not cancellable). Its other capabilities arrive with
-// their own files.
+// vendorA: speech, music, voice clone, image-01-live images and M3 understanding answer synchronously; h3 video
+// is polled and cannot be canceled. One file per call; this dispatches by capability.
 export function vendorAAdapter(endpoint: ProviderEndpoint): ProviderAdapter {
   return {
     family: "vendorA",

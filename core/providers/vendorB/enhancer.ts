@@ -14,13 +14,18 @@ const SYSTEM_PROMPT =
   "You rewrite a short video idea into one detailed prompt for a video model: subject, action, setting, shot " +
   "sizes, camera movement, lighting and pacing that fit the duration and aspect ratio given. Answer with the prompt only.";
 
+// Media inputs reach the adapter resolved: our own artifacts with signed URLs the vendor can download.
+interface ResolvedMedia {
+  url: string;
+}
+
 interface EnhanceTaskInput {
   prompt: string;
   duration: number;
   aspect_ratio: string;
-  first_frame?: unknown;
-  last_frame?: unknown;
-  references?: unknown[];
+  first_frame?: ResolvedMedia;
+  last_frame?: ResolvedMedia;
+  references?: { kind: string; media: ResolvedMedia }[];
 }
 
 interface Completion {
@@ -28,20 +33,18 @@ interface Completion {
   usage?: { prompt_tokens?: number; completion_tokens?: number };
 }
 
-// The enhancer reads the idea and its framing from one user message, in the layout its documentation gives.
-export function enhancerUserMessage(input: { prompt: string; duration: number; aspect_ratio: string }): string {
-  return `Video idea: ${input.prompt}\nDuration: ${input.duration} seconds\nAspect ratio: ${input.aspect_ratio}`;
+// The enhancer reads the idea, its framing and any visual context from one user message, in the layout its
+// documentation gives: strict frames and references are lines naming a URL it downloads and looks at.
+function enhancerUserMessage(input: EnhanceTaskInput): string {
+  const lines = [`Video idea: ${input.prompt}`, `Duration: ${input.duration} seconds`, `Aspect ratio: ${input.aspect_ratio}`];
+  if (input.first_frame) lines.push(`Opening frame: ${input.first_frame.url}`);
+  if (input.last_frame) lines.push(`Closing frame: ${input.last_frame.url}`);
+  for (const [i, reference] of (input.references ?? []).entries()) lines.push(`Reference ${i + 1} (${reference.kind}): ${reference.media.url}`);
+  return lines.join("\n");
 }
 
 export async function enhanceVendorBPrompt(endpoint: ProviderEndpoint, request: ProviderRequest, signal: AbortSignal): Promise<ProviderOutcome> {
   const input = request.input as unknown as EnhanceTaskInput;
-  if (input.first_frame !== undefined || input.last_frame !== undefined || (input.references?.length ?? 0) > 0) {
-    throw new ProviderFailure(
-      "model_unavailable",
-      `${request.model} cannot take frames or references yet: media inputs are not passed to vendors in this release`,
-      false,
-    );
-  }
   const maxTokens = ENHANCEMENT_MODELS.find((m) => m.id === request.model)?.constraints.max_output_tokens;
   const response = await vendorFetch(
     `${endpoint.baseUrl}${COMPLETIONS_PATH}`,
