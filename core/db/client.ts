@@ -5,23 +5,53 @@ import * as schema from "./schema/index.js";
 export type Db = PostgresJsDatabase<typeof schema>;
 export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 export type Executor = Db | Tx;
+// A plain postgres.js client (or one reserved connection of it); its parsers are postgres.js's own (drizzle changes
+// those of the client it is given, so raw statements and drizzle never share one).
+export type DirectSql = postgres.Sql;
+// The connection of an admission transaction on `direct` (core/tasks/admission-batch.ts), where its statements
+// are written: raw postgres.js, like DirectSql, inside `begin`.
+export type AdmissionSql = postgres.TransactionSql;
 
 export interface Database {
   db: Db;
+  // Admission batches: each a transaction that sends its statements back to back on its connection and waits
+  // once per half (pipelining), which the shared pool must not do (see below).
+  direct: DirectSql;
+  // The hottest reads, one prepared statement each (parsed and planned once per connection). Never a transaction
+  // here: postgres.js 3.4 fails `begin` with UNSAFE_TRANSACTION when prepared statements share a client whose
+  // pipelining is off, which is why drizzle's pool sends its statements unprepared.
+  reads: DirectSql;
   close(): Promise<void>;
 }
 
-export function connectDatabase(url: string, options: { max?: number } = {}): Database {
-  // Pipelining several queries on one connection degrades badly under load with postgres.js 3.4; the option
-  // exists at run time but not in its type declarations.
-  const client = postgres(url, {
-    max: options.max ?? 10,
-    max_pipeline: 1,
-    onnotice: () => {},
-  } as postgres.Options<Record<string, postgres.PostgresType>>);
+const DIRECT_CONNECTIONS = 2;
+const READ_CONNECTIONS = 4;
+
+// Pipelining many callers' queries on one connection degrades badly under load with postgres.js 3.4; the option
+// exists at run time but not in its type declarations. Connections open on first use, so a process that never
+// reads or admits this way holds none of them.
+const noPipelining = { max_pipeline: 1 } as postgres.Options<Record<string, postgres.PostgresType>>;
+
+// `query_timeout` (seconds) is added to postgres.js by scripts/patch-postgres-js.ts: a connection that has waited
+// this long without a byte of answer is ended and its queries fail as a lost connection, which every caller
+// already handles (a request answers a retryable error, a job is retried). Without it, one answer lost in a
+// database restart stalls whatever waits for it, and an admission or a rate-limit count stalls every later one.
+export function queryTimeout(queryTimeoutMs: number): postgres.Options<Record<string, postgres.PostgresType>> {
+  return { query_timeout: queryTimeoutMs / 1000 } as postgres.Options<Record<string, postgres.PostgresType>>;
+}
+
+export function connectDatabase(url: string, options: { max?: number; queryTimeoutMs: number }): Database {
+  const common = { ...queryTimeout(options.queryTimeoutMs), onnotice: () => {} };
+  const client = postgres(url, { ...noPipelining, ...common, max: options.max ?? 10 });
+  const direct = postgres(url, { ...common, max: DIRECT_CONNECTIONS });
+  const reads = postgres(url, { ...noPipelining, ...common, max: READ_CONNECTIONS });
   const db = drizzle(client, { schema });
   return {
     db,
-    close: () => client.end({ timeout: 5 }),
+    direct,
+    reads,
+    close: async () => {
+      await Promise.all([client.end({ timeout: 5 }), direct.end({ timeout: 5 }), reads.end({ timeout: 5 })]);
+    },
   };
 }

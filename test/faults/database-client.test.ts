@@ -1,0 +1,52 @@
+import postgres from "postgres";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { queryTimeout } from "../../core/db/client.js";
+import { createTestDatabase, type TestDatabase } from "../support/databases.js";
+
+// The database client as patched on install (scripts/patch-postgres-js.ts): a query that gets no answer within
+// its query_timeout fails as a lost connection instead of waiting forever, and the client goes on with a new
+// connection. A statement that is merely slow stands in for an answer lost in a database restart: both leave the
+// client waiting with nothing arriving.
+let database: TestDatabase;
+beforeAll(async () => {
+  database = await createTestDatabase();
+});
+afterAll(async () => database?.drop());
+
+describe("a query without an answer", () => {
+  it("fails with CONNECTION_CLOSED after query_timeout, and the next query runs on a new connection", async () => {
+    const sql = postgres(database.url, { ...queryTimeout(500), max: 1, onnotice: () => {} });
+    try {
+      const [before] = await sql<{ pid: number }[]>`select pg_backend_pid() as pid`;
+      const started = Date.now();
+      const failure = await sql`select pg_sleep(5)`.then(
+        () => null,
+        (error: { code?: string }) => error,
+      );
+      expect(failure?.code).toBe("CONNECTION_CLOSED");
+      expect(Date.now() - started).toBeLessThan(4500);
+      const [after] = await sql<{ pid: number }[]>`select pg_backend_pid() as pid`;
+      expect(after?.pid).not.toBe(before?.pid);
+    } finally {
+      await sql.end({ timeout: 1 });
+    }
+  });
+
+  it("fails every query of a pipeline in flight on a reserved connection, which is not handed out again", async () => {
+    const sql = postgres(database.url, { ...queryTimeout(500), max: 1, onnotice: () => {} });
+    try {
+      const reserved = await sql.reserve();
+      const outcomes = await Promise.allSettled([reserved`begin`, reserved`select pg_sleep(5)`, reserved`commit`]);
+      reserved.release();
+      expect(outcomes.map((o) => (o.status === "rejected" ? (o.reason as { code?: string }).code : "answered"))).toEqual([
+        "answered",
+        "CONNECTION_CLOSED",
+        "CONNECTION_CLOSED",
+      ]);
+      const [row] = await sql<{ ok: number }[]>`select 1 as ok`;
+      expect(row?.ok).toBe(1);
+    } finally {
+      await sql.end({ timeout: 1 });
+    }
+  });
+});
