@@ -1,11 +1,12 @@
 import { sql } from "drizzle-orm";
-import type { Executor } from "../db/client.js";
+import type { AdmissionSql, Executor } from "../db/client.js";
 import { ServiceError } from "../errors/index.js";
 import { formatCredits } from "./money.js";
 
-// Every movement of credits is one ledger row plus one guarded update of the tenant's account, in the caller's
-// transaction. The partial unique indexes on credit_ledger make a second hold or a second settlement of the
-// same task impossible; the account's check constraints make a negative balance impossible.
+// Every movement of credits is a ledger row plus a guarded update of the tenant's account, in the caller's
+// transaction (holds come many at a time, from an admission batch: one update per tenant). The partial unique
+// indexes on credit_ledger make a second hold or a second settlement of the same task impossible; the account's
+// check constraints make a negative balance impossible.
 
 export async function grantCredits(tx: Executor, tenantId: string, amount: bigint, note: string): Promise<void> {
   await tx.execute(sql`
@@ -18,49 +19,77 @@ export async function grantCredits(tx: Executor, tenantId: string, amount: bigin
     insert into credit_ledger (tenant_id, kind, amount, note) values (${tenantId}, 'grant', ${amount}, ${note})`);
 }
 
-export async function holdCredits(tx: Executor, tenantId: string, taskId: string, amount: bigint): Promise<void> {
-  const updated = await tx.execute(sql`
-    update credit_accounts
-       set available = available - ${amount}, held = held + ${amount}, updated_at = now()
-     where tenant_id = ${tenantId} and available >= ${amount}
-     returning tenant_id`);
-  if (updated.length === 0) {
-    const rows = await tx.execute<{ available: string }>(
-      sql`select available::text from credit_accounts where tenant_id = ${tenantId}`,
-    );
-    const available = BigInt(rows[0]?.available ?? "0");
-    throw new ServiceError("insufficient_balance", "Not enough credits for this request; nothing was started or charged.", {
-      details: { required_credits: formatCredits(amount), available_credits: formatCredits(available) },
-    });
-  }
-  await tx.execute(sql`
-    insert into credit_ledger (tenant_id, task_id, kind, amount) values (${tenantId}, ${taskId}, 'hold', ${amount})`);
+export function insufficientBalance(required: bigint, available: bigint): ServiceError {
+  return new ServiceError("insufficient_balance", "Not enough credits for this request; nothing was started or charged.", {
+    details: { required_credits: formatCredits(required), available_credits: formatCredits(available) },
+  });
 }
 
-// Settles a held task: `captured` is spent, the rest of the hold goes back to the available balance.
-// Returns false when the task was already settled (nothing changes then).
-export async function settleHold(
-  tx: Executor,
-  tenantId: string,
-  taskId: string,
-  held: bigint,
-  captured: bigint,
-): Promise<boolean> {
-  if (captured > held) throw new Error(`capture ${captured} exceeds hold ${held} for ${taskId}`);
-  const kind = captured === 0n ? "release" : "capture";
-  const inserted = await tx.execute(sql`
-    insert into credit_ledger (tenant_id, task_id, kind, amount, note)
-    values (${tenantId}, ${taskId}, ${kind}, ${captured === 0n ? held : captured},
-            ${captured === 0n || captured === held ? null : `returned ${formatCredits(held - captured)} of the hold`})
-    on conflict do nothing
-    returning id`);
-  if (inserted.length === 0) return false;
-  await tx.execute(sql`
-    update credit_accounts
-       set held = held - ${held}, spent = spent + ${captured}, available = available + ${held - captured},
-           updated_at = now()
-     where tenant_id = ${tenantId}`);
-  return true;
+// Inside an admission transaction: each tenant's available balance, its row locked until the transaction ends, so
+// the holds decided from it are the only change to it meanwhile. Rows are locked in tenant order, so two
+// admission transactions never deadlock. A tenant without an account has nothing available.
+export async function lockBalances(sql: AdmissionSql, tenantIds: readonly string[]): Promise<Map<string, bigint>> {
+  const rows = await sql<{ tenant_id: string; available: string }[]>`
+    select tenant_id, available::text from credit_accounts
+     where tenant_id = any(${[...tenantIds]}::text[])
+     order by tenant_id for update`;
+  return new Map(rows.map((r) => [r.tenant_id, BigInt(r.available)]));
+}
+
+// The holds decided against those balances, in one statement: a ledger row per task, one update per tenant.
+export async function recordHolds(sql: AdmissionSql, holds: readonly { tenantId: string; taskId: string; amount: bigint }[]): Promise<void> {
+  const records = holds.map((h) => ({ tenant_id: h.tenantId, task_id: h.taskId, amount: h.amount.toString() }));
+  await sql`
+    with held as (
+      insert into credit_ledger (tenant_id, task_id, kind, amount)
+      select h.tenant_id, h.task_id, 'hold', h.amount
+        from jsonb_to_recordset(${sql.json(records)}::jsonb) as h(tenant_id text, task_id text, amount bigint)
+      returning tenant_id, amount
+    )
+    update credit_accounts c
+       set available = c.available - t.total, held = c.held + t.total, updated_at = now()
+      from (select tenant_id, sum(amount) as total from held group by tenant_id) t
+     where c.tenant_id = t.tenant_id`;
+}
+
+// Settlements of the tasks that end in one transaction (core/tasks/finish-batch.ts). Each task settles at once with
+// its ledger row, whose unique index makes a second settlement of a task impossible; the accounts change once per
+// tenant when apply() runs, last before the commit and in tenant order, so a tenant's account row stays locked
+// only for the commit itself however many of its tasks end together.
+export class Settlements {
+  private readonly accounts = new Map<string, { held: bigint; spent: bigint; returned: bigint }>();
+
+  // `captured` is spent, the rest of the hold goes back to the available balance. Returns false when the task was
+  // already settled (nothing changes then).
+  async settle(tx: Executor, tenantId: string, taskId: string, held: bigint, captured: bigint): Promise<boolean> {
+    if (captured > held) throw new Error(`capture ${captured} exceeds hold ${held} for ${taskId}`);
+    const kind = captured === 0n ? "release" : "capture";
+    const inserted = await tx.execute(sql`
+      insert into credit_ledger (tenant_id, task_id, kind, amount, note)
+      values (${tenantId}, ${taskId}, ${kind}, ${captured === 0n ? held : captured},
+              ${captured === 0n || captured === held ? null : `returned ${formatCredits(held - captured)} of the hold`})
+      on conflict do nothing
+      returning id`);
+    if (inserted.length === 0) return false;
+    const account = this.accounts.get(tenantId) ?? { held: 0n, spent: 0n, returned: 0n };
+    account.held += held;
+    account.spent += captured;
+    account.returned += held - captured;
+    this.accounts.set(tenantId, account);
+    return true;
+  }
+
+  async apply(tx: Executor): Promise<void> {
+    for (const tenantId of [...this.accounts.keys()].sort()) {
+      const change = this.accounts.get(tenantId) as { held: bigint; spent: bigint; returned: bigint };
+      await tx.execute(sql`
+        update credit_accounts
+           set held = held - ${change.held}, spent = spent + ${change.spent}, available = available + ${change.returned},
+               updated_at = now()
+         where tenant_id = ${tenantId}`);
+    }
+    this.accounts.clear();
+  }
 }
 
 export interface CreditBalance {

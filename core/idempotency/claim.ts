@@ -1,8 +1,25 @@
-import { sql } from "drizzle-orm";
-import type { Executor } from "../db/client.js";
+import { sql as drizzleSql } from "drizzle-orm";
+import type { AdmissionSql, Executor } from "../db/client.js";
 import { ServiceError } from "../errors/index.js";
 
 export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
+
+// One (tenant, Idempotency-Key) an admission wants, with the fingerprint of its request.
+export interface KeyClaim {
+  tenantId: string;
+  key: string;
+  fingerprint: string;
+  now: Date;
+}
+
+// The row a key left behind: which request it identified, and the task that request created.
+export interface StoredKey {
+  fingerprint: string;
+  taskId: string;
+  expiresAt: Date;
+}
+
+export type ClaimOutcome = { kind: "claimed"; replacesExpired: boolean } | { kind: "replay"; taskId: string };
 
 function conflict(): ServiceError {
   return new ServiceError(
@@ -12,71 +29,90 @@ function conflict(): ServiceError {
   );
 }
 
-export type ClaimOutcome = { kind: "claimed" } | { kind: "replay"; taskId: string };
-
-// Must run inside the creating transaction. A transaction-scoped advisory lock on (tenant, key) marks the key
-// as "being admitted": a concurrent request that cannot take it answers request_in_progress instead of
-// waiting, and the lock vanishes with the transaction whether it commits or rolls back, so a crash never
-// leaves a key stuck. Rejected requests roll back and leave no trace of the key.
-export async function claimIdempotencyKey(
-  tx: Executor,
-  tenantId: string,
-  key: string,
-  fingerprint: string,
-  now: Date,
-): Promise<ClaimOutcome> {
-  const locked = await tx.execute<{ ok: boolean }>(
-    sql`select pg_try_advisory_xact_lock(${idempotencyLockKey(tenantId, key)}) as ok`,
+function inProgress(): ServiceError {
+  return new ServiceError(
+    "request_in_progress",
+    "A request with this Idempotency-Key is still being admitted; retry shortly with the same key.",
+    { headers: { "Retry-After": "1" } },
   );
-  const existing = await tx.execute<{ fingerprint: string; task_id: string; expires_at: string }>(sql`
-    select fingerprint, task_id, expires_at from idempotency_keys where tenant_id = ${tenantId} and key = ${key}`);
-  const row = existing[0];
-  if (row && new Date(row.expires_at) > now) {
-    if (row.fingerprint !== fingerprint) throw conflict();
-    return { kind: "replay", taskId: row.task_id };
-  }
-  if (!locked[0]?.ok) {
-    throw new ServiceError(
-      "request_in_progress",
-      "A request with this Idempotency-Key is still being admitted; retry shortly with the same key.",
-      { headers: { "Retry-After": "1" } },
-    );
-  }
-  if (row) await tx.execute(sql`delete from idempotency_keys where tenant_id = ${tenantId} and key = ${key}`);
-  return { kind: "claimed" };
 }
 
-// A read before admission's slow steps (media fetching): a replay answers at once, without fetching again, and
-// a changed body is refused at once. The claim inside the transaction still decides every race.
-export async function peekIdempotencyKey(
-  tx: Executor,
-  tenantId: string,
-  key: string,
-  fingerprint: string,
-  now: Date,
-): Promise<string | null> {
-  const rows = await tx.execute<{ fingerprint: string; task_id: string; expires_at: string }>(sql`
-    select fingerprint, task_id, expires_at from idempotency_keys where tenant_id = ${tenantId} and key = ${key}`);
-  const row = rows[0];
-  if (!row || new Date(row.expires_at) <= now) return null;
-  if (row.fingerprint !== fingerprint) throw conflict();
-  return row.task_id;
+// What a key means for an admission, given the row read after trying its lock. A transaction-scoped advisory lock
+// on (tenant, key) marks the key as "being admitted": whoever cannot take it answers request_in_progress instead
+// of waiting, and the lock vanishes with the transaction whether it commits or rolls back, so a crash never leaves
+// a key stuck. A live row replays (same request) or conflicts (another body), whoever holds the lock.
+export function judgeClaim(claim: KeyClaim, stored: StoredKey | undefined, locked: boolean): ClaimOutcome {
+  if (stored && stored.expiresAt > claim.now) {
+    if (stored.fingerprint !== claim.fingerprint) throw conflict();
+    return { kind: "replay", taskId: stored.taskId };
+  }
+  if (!locked) throw inProgress();
+  return { kind: "claimed", replacesExpired: stored !== undefined };
 }
 
-export async function recordIdempotencyKey(
-  tx: Executor,
-  tenantId: string,
-  key: string,
-  fingerprint: string,
-  taskId: string,
-  now: Date,
-): Promise<void> {
-  await tx.execute(sql`
+// The statements below run inside an admission transaction, for many keys at once. The locks are tried in one
+// statement and the rows read in the next, so the read sees every admission that released a lock before it. Each
+// key is looked up by its primary key on its own (a lateral subquery with a limit is never turned into a join), so
+// a batch costs the same whatever the table's size or the planner's statistics say; as a join, a table that grew
+// since its last ANALYZE was read whole for every batch.
+
+function keyRecords(keys: readonly { tenantId: string; key: string }[]) {
+  return keys.map(({ tenantId, key }) => ({ tenant_id: tenantId, key }));
+}
+
+export async function tryLockKeys(sql: AdmissionSql, keys: readonly { tenantId: string; key: string }[]): Promise<boolean[]> {
+  const rows = await sql<{ n: string; locked: boolean }[]>`
+    select e.n, pg_try_advisory_xact_lock(hashtextextended((e.v->>'tenant_id') || ':' || (e.v->>'key'), 0)) as locked
+      from jsonb_array_elements(${sql.json(keyRecords(keys))}::jsonb) with ordinality as e(v, n)`;
+  const locked = keys.map(() => false);
+  for (const row of rows) locked[Number(row.n) - 1] = row.locked;
+  return locked;
+}
+
+export async function readKeys(sql: AdmissionSql, keys: readonly { tenantId: string; key: string }[]): Promise<(StoredKey | undefined)[]> {
+  const rows = await sql<{ n: string; fingerprint: string; task_id: string; expires_at: Date }[]>`
+    select e.n, k.fingerprint, k.task_id, k.expires_at
+      from jsonb_array_elements(${sql.json(keyRecords(keys))}::jsonb) with ordinality as e(v, n)
+      cross join lateral (
+        select fingerprint, task_id, expires_at from idempotency_keys
+         where tenant_id = e.v->>'tenant_id' and key = e.v->>'key'
+         limit 1) k`;
+  const stored: (StoredKey | undefined)[] = keys.map(() => undefined);
+  for (const row of rows) stored[Number(row.n) - 1] = { fingerprint: row.fingerprint, taskId: row.task_id, expiresAt: row.expires_at };
+  return stored;
+}
+
+export async function forgetKeys(sql: AdmissionSql, keys: readonly { tenantId: string; key: string }[]): Promise<void> {
+  await sql`
+    delete from idempotency_keys k
+     using jsonb_to_recordset(${sql.json(keyRecords(keys))}::jsonb) as r(tenant_id text, key text)
+     where k.tenant_id = r.tenant_id and k.key = r.key`;
+}
+
+// Each claimed key remembers its request and task for IDEMPOTENCY_WINDOW_MS from admission.
+export async function recordKeys(sql: AdmissionSql, claims: readonly (KeyClaim & { taskId: string })[]): Promise<void> {
+  const records = claims.map((c) => ({
+    tenant_id: c.tenantId,
+    key: c.key,
+    fingerprint: c.fingerprint,
+    task_id: c.taskId,
+    created_at: c.now.toISOString(),
+    expires_at: new Date(c.now.getTime() + IDEMPOTENCY_WINDOW_MS).toISOString(),
+  }));
+  await sql`
     insert into idempotency_keys (tenant_id, key, fingerprint, task_id, created_at, expires_at)
-    values (${tenantId}, ${key}, ${fingerprint}, ${taskId}, ${now.toISOString()}, ${new Date(now.getTime() + IDEMPOTENCY_WINDOW_MS).toISOString()})`);
+    select * from jsonb_to_recordset(${sql.json(records)}::jsonb)
+      as r(tenant_id text, key text, fingerprint text, task_id text, created_at timestamptz, expires_at timestamptz)`;
 }
 
-// The advisory lock key is a 64-bit hash of (tenant, key), computed by Postgres so every process agrees.
-export function idempotencyLockKey(tenantId: string, key: string) {
-  return sql`hashtextextended(${tenantId} || ':' || ${key}, 0)`;
+// A read before admission's fallible steps finish refusing: a replay of an admitted request answers with its task
+// even if those steps would now refuse it, and a changed body is refused as a conflict. Outside any transaction,
+// so it decides no race; the claim inside the admission transaction does.
+export async function peekIdempotencyKey(db: Executor, claim: KeyClaim): Promise<string | null> {
+  const rows = await db.execute<{ fingerprint: string; task_id: string; expires_at: string }>(drizzleSql`
+    select fingerprint, task_id, expires_at from idempotency_keys where tenant_id = ${claim.tenantId} and key = ${claim.key}`);
+  const row = rows[0];
+  if (!row || new Date(row.expires_at) <= claim.now) return null;
+  if (row.fingerprint !== claim.fingerprint) throw conflict();
+  return row.task_id;
 }

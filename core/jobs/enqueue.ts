@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
-import type { Executor } from "../db/client.js";
+import type postgres from "postgres";
+import type { AdmissionSql, Executor } from "../db/client.js";
 
 export type JobName = "execute_task" | "poll_task" | "deliver_callback";
 
@@ -20,4 +21,13 @@ export async function enqueueJob(tx: Executor, name: JobName, payload: Record<st
       max_attempts := ${options.maxAttempts ?? 25}::int,
       job_key := ${options.jobKey ?? null}::text
     )`);
+}
+
+// Many jobs of one kind in one call of graphile_worker.add_jobs, inside a transaction on a direct connection. One
+// call sends one NOTIFY, where add_job sends one per job, and commits that notify are serialized by Postgres.
+export async function enqueueJobsDirect(sql: AdmissionSql, name: JobName, payloads: readonly Record<string, unknown>[], maxAttempts = 25) {
+  await sql`
+    select count(*) from graphile_worker.add_jobs(array(
+      select (${name}::text, p, null::text, null::timestamptz, ${maxAttempts}::smallint, null::text, null::smallint, null::text[])::graphile_worker.job_spec
+        from json_array_elements(${sql.json(payloads as postgres.JSONValue)}::json) as p))`;
 }

@@ -1,7 +1,7 @@
 import { beginCallbackDelivery } from "../callbacks/begin-delivery.js";
-import { settleHold } from "../credits/ledger.js";
 import { sql } from "drizzle-orm";
 import { artifacts, tasks } from "../db/schema/index.js";
+import { recordFinish } from "../observability/task-events.js";
 import type { Core } from "../runtime.js";
 import { settleClonedVoice } from "../voices/clone-lifecycle.js";
 import type { StoredError, StoredUsage } from "./envelope.js";
@@ -21,16 +21,17 @@ function zeroUsage(): StoredUsage {
   return { counters: {}, lines: [], total_micro: "0" };
 }
 
-// Each terminal transition is one transaction: state, output or error, the credit settlement and the callback's
-// first delivery attempt commit together. The status guard and the ledger's unique settlement index each make a
-// second finish a no-op.
+// Each terminal transition is one transaction (shared with the endings that happen meanwhile, see
+// core/tasks/finish-batch.ts): state, output or error, the credit settlement and the callback's first delivery
+// attempt commit together. The status guard and the ledger's unique settlement index each make a second finish a
+// no-op.
 
 export async function finishSucceeded(
   core: Core,
   taskId: string,
   result: { output: Record<string, unknown>; usage: StoredUsage; artifacts: NewArtifact[] },
 ): Promise<TaskRow | null> {
-  return core.db.transaction(async (tx) => {
+  const finished = await core.finishes.submit(async (tx, settlements) => {
     const now = core.clock();
     const captured = BigInt(result.usage.total_micro);
     const row = await transitionTask(tx, taskId, OPEN_STATUSES, {
@@ -46,10 +47,12 @@ export async function finishSucceeded(
     if (result.artifacts.length > 0) {
       await tx.insert(artifacts).values(result.artifacts.map((a) => ({ ...a, tenantId: row.tenantId, taskId, createdAt: now })));
     }
-    await settleHold(tx, row.tenantId, taskId, row.heldMicro, row.chargedMicro - row.refundedMicro);
+    await settlements.settle(tx, row.tenantId, taskId, row.heldMicro, row.chargedMicro - row.refundedMicro);
     await settleClonedVoice(tx, row, now);
     return beginCallbackDelivery(tx, core.ids, row, now);
   });
+  if (finished) recordFinish(core, finished);
+  return finished;
 }
 
 export async function finishUnsuccessfully(
@@ -59,7 +62,7 @@ export async function finishUnsuccessfully(
   error: StoredError | null,
   options: { from?: readonly string[]; changes?: TaskChanges } = {},
 ): Promise<TaskRow | null> {
-  return core.db.transaction(async (tx) => {
+  const finished = await core.finishes.submit(async (tx, settlements) => {
     const now = core.clock();
     const row = await transitionTask(tx, taskId, options.from ?? OPEN_STATUSES, {
       ...options.changes,
@@ -72,8 +75,10 @@ export async function finishUnsuccessfully(
       refundedMicro: sql`${tasks.chargedMicro}`,
     });
     if (!row) return null;
-    await settleHold(tx, row.tenantId, taskId, row.heldMicro, 0n);
+    await settlements.settle(tx, row.tenantId, taskId, row.heldMicro, 0n);
     await settleClonedVoice(tx, row, now);
     return beginCallbackDelivery(tx, core.ids, row, now);
   });
+  if (finished) recordFinish(core, finished);
+  return finished;
 }

@@ -2,7 +2,8 @@ import { z } from "zod";
 import { ServiceError, zodFailures, invalidRequest } from "../errors/index.js";
 import type { Core } from "../runtime.js";
 import { toEnvelope, type TaskEnvelope } from "./envelope.js";
-import { findTaskForTenant, listTasks, TERMINAL_STATUSES, OPEN_STATUSES } from "./repository.js";
+import { listTasks, TERMINAL_STATUSES, OPEN_STATUSES } from "./repository.js";
+import { readTaskForTenant } from "./task-reads.js";
 
 export function envelopeContext(core: Core) {
   return { baseUrl: core.config.publicBaseUrl, signer: core.signer, now: core.clock() };
@@ -10,7 +11,7 @@ export function envelopeContext(core: Core) {
 
 // Unknown and foreign ids answer the same 404, so ids leak nothing about other tenants.
 export async function getTask(core: Core, tenantId: string, taskId: string): Promise<TaskEnvelope> {
-  const row = await findTaskForTenant(core.db, tenantId, taskId);
+  const row = await readTaskForTenant(core.reads, tenantId, taskId);
   if (!row) throw new ServiceError("task_not_found", `No task ${taskId}.`, { details: { task_id: taskId } });
   return toEnvelope(row, envelopeContext(core));
 }

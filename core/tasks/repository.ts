@@ -35,6 +35,12 @@ export async function findTask(tx: Executor, taskId: string, options: { forUpdat
   return rows[0] ?? null;
 }
 
+// Who a task belongs to and which request admitted it, without its (possibly large) input: what a log line needs.
+export async function findTaskIdentity(tx: Executor, taskId: string): Promise<Pick<TaskRow, "id" | "tenantId" | "requestId"> | null> {
+  const rows = await tx.select({ id: tasks.id, tenantId: tasks.tenantId, requestId: tasks.requestId }).from(tasks).where(eq(tasks.id, taskId)).limit(1);
+  return rows[0] ?? null;
+}
+
 export interface TaskListFilter {
   tenantId: string;
   beforeId?: string;

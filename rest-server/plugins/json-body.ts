@@ -1,5 +1,5 @@
 import type { FastifyInstance } from "fastify";
-import { failure, invalidRequest } from "../../core/index.js";
+import { failure, invalidRequest, refuseUnstorableText } from "../../core/index.js";
 
 // JSON bodies, where an empty body means "no body" (cancel's body is optional) and malformed JSON is 422.
 export function registerJsonBody(app: FastifyInstance): void {
@@ -7,10 +7,17 @@ export function registerJsonBody(app: FastifyInstance): void {
   app.addContentTypeParser("application/json", { parseAs: "string" }, (_request, body, done) => {
     const text = (body as string).trim();
     if (text === "") return done(null, undefined);
+    let parsed: unknown;
     try {
-      done(null, JSON.parse(text));
+      parsed = JSON.parse(text);
     } catch (error) {
-      done(invalidRequest([failure([], `malformed JSON: ${(error as Error).message}`)], "The body is not valid JSON."), undefined);
+      return done(invalidRequest([failure([], `malformed JSON: ${(error as Error).message}`)], "The body is not valid JSON."), undefined);
     }
+    try {
+      refuseUnstorableText(parsed);
+    } catch (error) {
+      return done(error as Error, undefined);
+    }
+    done(null, parsed);
   });
 }

@@ -1,0 +1,85 @@
+import { insufficientBalance, lockBalances, recordHolds } from "../credits/ledger.js";
+import type { DirectSql } from "../db/client.js";
+import { ServiceError } from "../errors/index.js";
+import { forgetKeys, judgeClaim, readKeys, recordKeys, tryLockKeys, type KeyClaim } from "../idempotency/claim.js";
+import { enqueueJobsDirect } from "../jobs/enqueue.js";
+import { insertPendingVoices } from "../voices/clone-lifecycle.js";
+import { insertTaskRows } from "./admitted-rows.js";
+import type { TaskRow } from "./repository.js";
+
+// Many admissions in ONE transaction, each with the guarantees it would have alone: its idempotency key claimed
+// (or replayed, or refused), its task inserted, its credits held, its job enqueued — all committed together or
+// not at all. Members are judged in order, as if they had run one after another: a duplicate key behind a member
+// that claimed it is in progress, and each hold is judged against the balance the members before it left.
+// Four round trips carry the whole batch (begin, the reads, the writes, commit): the statements of each half go
+// out back to back on the transaction's connection.
+
+export interface Admission {
+  claim: KeyClaim;
+  // The task as it will be stored when admitted.
+  row: TaskRow;
+  hold: bigint;
+}
+
+export type AdmissionResult =
+  | { kind: "admitted"; row: TaskRow }
+  | { kind: "replay"; taskId: string }
+  | { kind: "refused"; error: ServiceError };
+
+const keyOf = (claim: { tenantId: string; key: string }) => `${claim.tenantId}\u0000${claim.key}`;
+
+export async function admitBatch(direct: DirectSql, admissions: readonly Admission[]): Promise<AdmissionResult[]> {
+  const keys = [...new Map(admissions.map((a) => [keyOf(a.claim), { tenantId: a.claim.tenantId, key: a.claim.key }])).values()];
+  const keyIndex = new Map(keys.map((k, i) => [keyOf(k), i]));
+  const payers = [...new Set(admissions.filter((a) => a.hold > 0n).map((a) => a.claim.tenantId))].sort();
+
+  return direct.begin(async (connection) => {
+    const [locked, stored, balances] = await Promise.all([
+      tryLockKeys(connection, keys),
+      readKeys(connection, keys),
+      payers.length > 0 ? lockBalances(connection, payers) : new Map<string, bigint>(),
+    ]);
+
+    const results: AdmissionResult[] = [];
+    const admitted: Admission[] = [];
+    const replacingExpired: KeyClaim[] = [];
+    const claimed = new Set<string>();
+    for (const admission of admissions) {
+      const { claim } = admission;
+      const index = keyIndex.get(keyOf(claim)) as number;
+      try {
+        const outcome = judgeClaim(claim, stored[index], (locked[index] ?? false) && !claimed.has(keyOf(claim)));
+        if (outcome.kind === "replay") {
+          results.push(outcome);
+          continue;
+        }
+        if (admission.hold > 0n) {
+          const available = balances.get(claim.tenantId) ?? 0n;
+          if (available < admission.hold) throw insufficientBalance(admission.hold, available);
+          balances.set(claim.tenantId, available - admission.hold);
+        }
+        claimed.add(keyOf(claim));
+        if (outcome.replacesExpired) replacingExpired.push(claim);
+        admitted.push(admission);
+        results.push({ kind: "admitted", row: admission.row });
+      } catch (error) {
+        if (!(error instanceof ServiceError)) throw error;
+        results.push({ kind: "refused", error });
+      }
+    }
+
+    const writes: Promise<unknown>[] = [];
+    if (admitted.length > 0) {
+      const rows = admitted.map((a) => a.row);
+      const holds = admitted.filter((a) => a.hold > 0n).map((a) => ({ tenantId: a.claim.tenantId, taskId: a.row.id, amount: a.hold }));
+      if (replacingExpired.length > 0) writes.push(forgetKeys(connection, replacingExpired));
+      writes.push(insertTaskRows(connection, rows));
+      writes.push(insertPendingVoices(connection, rows));
+      if (holds.length > 0) writes.push(recordHolds(connection, holds));
+      writes.push(recordKeys(connection, admitted.map((a) => ({ ...a.claim, taskId: a.row.id }))));
+      writes.push(enqueueJobsDirect(connection, "execute_task", rows.map((row) => ({ task_id: row.id }))));
+    }
+    await Promise.all(writes);
+    return results;
+  });
+}
