@@ -4,6 +4,7 @@ import { admin, AREAS, createCore, isArea, loadConfig, migrateDatabase, parseCre
 import { DATA_DIR, ensureDatabase, localCallbackSecretKey, localSecret } from "../scripts/local-env.js";
 import { localDevSigningKey } from "../scripts/local-oauth-key.js";
 import { reserveStdoutForProtocol, runMcpCommand } from "./mcp-command.js";
+import { runLimitsCommand } from "./limits-command.js";
 import { runTokenCommand } from "./token-command.js";
 
 const USAGE = `svc — operate the media task service
@@ -11,6 +12,8 @@ const USAGE = `svc — operate the media task service
   svc tenant create --name NAME [--credits N]      create a tenant (and grant it N credits)
   svc tenant list                                   list tenants
   svc tenant disable TENANT_ID | enable TENANT_ID   suspend or restore a tenant
+  svc tenant limits TENANT_ID [--per-key N|default] [--per-tenant N|default]
+                                                    show or set a tenant's rate limits (requests per window)
   svc key create TENANT_ID [--name N] [--areas a,b] create an API key (shown once)
   svc key revoke KEY_ID                             revoke an API key
   svc credits grant TENANT_ID AMOUNT [--note TEXT]  add credits (decimal, up to 6 places)
@@ -42,6 +45,8 @@ async function main(argv: string[]): Promise<number> {
       note: { type: "string" },
       scopes: { type: "string" },
       ttl: { type: "string" },
+      "per-key": { type: "string" },
+      "per-tenant": { type: "string" },
       help: { type: "boolean", short: "h", default: false },
     },
   });
@@ -95,6 +100,15 @@ async function main(argv: string[]): Promise<number> {
         const status = verb === "disable" ? "disabled" : "active";
         await admin.setTenantStatus(core.db, id, status);
         print({ tenant_id: id, status }, `tenant ${id} is now ${status}`);
+        return 0;
+      }
+      case "tenant limits": {
+        const limits = await runLimitsCommand(core, args[0], values);
+        print(
+          limits,
+          `${limits.tenant_id}: ${limits.per_key} requests per key (${limits.per_key_source}) and ${limits.per_tenant} per tenant ` +
+            `(${limits.per_tenant_source}) every ${limits.window_seconds} s`,
+        );
         return 0;
       }
       case "key create": {

@@ -4,29 +4,17 @@ import { apiKeys, tenants } from "../db/schema/index.js";
 import { ServiceError } from "../errors/index.js";
 import { hashApiKey, parseApiKey } from "./api-key-format.js";
 import type { Area } from "./areas.js";
+import type { Principal, PrincipalCache } from "./principal-cache.js";
 
-export interface Principal {
-  tenantId: string;
-  apiKeyId: string;
-  areas: readonly Area[] | null;
+export type { Principal } from "./principal-cache.js";
+
+export interface Authenticator {
+  db: Db;
+  principals: PrincipalCache;
+  config: { region: string };
 }
 
-// Resolves an Authorization header to a principal, with SPEC.md's order of refusals: malformed (401
-// unauthorized), another region (400), unknown or revoked (401 invalid_api_key), suspended tenant (403).
-export async function authenticate(db: Db, region: string, authorization: string | undefined): Promise<Principal> {
-  const match = authorization ? /^Bearer\s+(\S+)\s*$/i.exec(authorization) : null;
-  const token = match?.[1];
-  const parsed = token ? parseApiKey(token) : null;
-  if (!token || !parsed) {
-    throw new ServiceError("unauthorized", "Send `Authorization: Bearer <API key>` with a key of the form sk_<region>_….");
-  }
-  if (parsed.region !== region) {
-    throw new ServiceError(
-      "api_key_region_mismatch",
-      `This API key belongs to region "${parsed.region}"; this endpoint serves region "${region}".`,
-      { details: { key_region: parsed.region, endpoint_region: region } },
-    );
-  }
+async function loadPrincipal(db: Db, keyHash: string): Promise<Principal> {
   const rows = await db
     .select({
       apiKeyId: apiKeys.id,
@@ -37,7 +25,7 @@ export async function authenticate(db: Db, region: string, authorization: string
     })
     .from(apiKeys)
     .innerJoin(tenants, eq(tenants.id, apiKeys.tenantId))
-    .where(eq(apiKeys.keyHash, hashApiKey(token)))
+    .where(eq(apiKeys.keyHash, keyHash))
     .limit(1);
   const row = rows[0];
   if (!row || row.keyStatus !== "active") {
@@ -47,6 +35,27 @@ export async function authenticate(db: Db, region: string, authorization: string
     throw new ServiceError("tenant_disabled", "The account that owns this API key is suspended.");
   }
   return { tenantId: row.tenantId, apiKeyId: row.apiKeyId, areas: (row.areas as Area[] | null) ?? null };
+}
+
+// Resolves an Authorization header to a principal, with SPEC.md's order of refusals: malformed (401
+// unauthorized), another region (400), unknown or revoked (401 invalid_api_key), suspended tenant (403). Accepted
+// keys are remembered by the process (core/auth/principal-cache.ts) until a key or tenant changes.
+export async function authenticate(core: Authenticator, authorization: string | undefined): Promise<Principal> {
+  const match = authorization ? /^Bearer\s+(\S+)\s*$/i.exec(authorization) : null;
+  const token = match?.[1];
+  const parsed = token ? parseApiKey(token) : null;
+  if (!token || !parsed) {
+    throw new ServiceError("unauthorized", "Send `Authorization: Bearer <API key>` with a key of the form sk_<region>_….");
+  }
+  if (parsed.region !== core.config.region) {
+    throw new ServiceError(
+      "api_key_region_mismatch",
+      `This API key belongs to region "${parsed.region}"; this endpoint serves region "${core.config.region}".`,
+      { details: { key_region: parsed.region, endpoint_region: core.config.region } },
+    );
+  }
+  const keyHash = hashApiKey(token);
+  return core.principals.lookup(keyHash, () => loadPrincipal(core.db, keyHash));
 }
 
 export function requireArea(principal: Principal, area: Area): void {

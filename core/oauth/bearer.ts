@@ -25,7 +25,7 @@ export async function authenticateBearer(core: Core, verifier: AccessTokenVerifi
   const token = authorization ? BEARER.exec(authorization)?.[1] : undefined;
   if (!token) throw new ServiceError("unauthorized", "Send `Authorization: Bearer <API key or access token>`.");
   if (token.startsWith("sk_")) {
-    const principal = await authenticate(core.db, core.config.region, authorization);
+    const principal = await authenticate(core, authorization);
     return {
       tenantId: principal.tenantId,
       scopes: scopesOfAreas(principal.areas),

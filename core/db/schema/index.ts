@@ -4,3 +4,4 @@ export * from "./tasks.js";
 export * from "./artifacts.js";
 export * from "./voices.js";
 export * from "./callbacks.js";
+export * from "./rate-limits.js";

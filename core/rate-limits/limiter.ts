@@ -1,0 +1,43 @@
+import type { Config } from "../config.js";
+import type { Db } from "../db/client.js";
+import type { Core } from "../runtime.js";
+import { decide, rateLimitedError, rateLimitHeaders, type RateLimitSubject, type WindowCount } from "./decision.js";
+import { postgresCounter } from "./postgres-counter.js";
+import { redisCounter } from "./redis-counter.js";
+import { RedisError } from "./resp-connection.js";
+
+// The configured budgets, requests per fixed window, for tenants without budgets of their own.
+export interface RateLimitDefaults {
+  windowSeconds: number;
+  perKey: number;
+  perTenant: number;
+}
+
+// Where the counters live: Postgres (the default; nothing more to run) or Redis (RATE_LIMIT_STORE=redis).
+export interface RateLimitCounter {
+  count(subject: RateLimitSubject): Promise<WindowCount>;
+  close(): Promise<void>;
+}
+
+export function createRateLimitCounter(config: Config, db: Db): RateLimitCounter {
+  const { store, redisUrl, ...defaults } = config.rateLimits;
+  return store === "redis" && redisUrl ? redisCounter(db, defaults, redisUrl) : postgresCounter(db, defaults);
+}
+
+// Counts one authenticated request against its credential's and its tenant's budgets. Allowed: the
+// X-RateLimit-* headers to send with the answer. Refused: 429 rate_limited carrying them and Retry-After.
+// An unreachable Redis lets requests through without headers (the limiter protects the service; it must not
+// take it down); Postgres failing fails the request, as every other use of the database would.
+export async function enforceRateLimit(core: Core, subject: RateLimitSubject): Promise<Record<string, string>> {
+  let count: WindowCount;
+  try {
+    count = await core.rateLimits.count(subject);
+  } catch (error) {
+    if (!(error instanceof RedisError)) throw error;
+    core.log.warn({ err: error, tenant_id: subject.tenantId }, "rate limit not checked: Redis is unavailable");
+    return {};
+  }
+  const decision = decide(count);
+  if (!decision.allowed) throw rateLimitedError(decision, core.config.rateLimits.windowSeconds);
+  return rateLimitHeaders(decision);
+}

@@ -1,0 +1,80 @@
+import { eq, sql } from "drizzle-orm";
+import type { Db } from "../db/client.js";
+import { tenantRateLimits, tenants } from "../db/schema/index.js";
+import { ServiceError } from "../errors/index.js";
+import type { RateLimitDefaults } from "./limiter.js";
+
+// A tenant's budgets, requests per window: per credential (each API key, each access-token subject) and for
+// the whole tenant. `custom` says which of them the tenant has of its own rather than the configured default.
+export interface TenantRateLimits {
+  tenantId: string;
+  perKey: number;
+  perTenant: number;
+  windowSeconds: number;
+  custom: { perKey: boolean; perTenant: boolean };
+}
+
+// A budget to set: a number of requests per window, null to go back to the default, undefined to leave it.
+export interface RateLimitChange {
+  perKey?: number | null;
+  perTenant?: number | null;
+}
+
+export interface TenantBudgets {
+  perKey: number;
+  perTenant: number;
+}
+
+// The budgets that apply to a tenant's requests (its own or the defaults), for a store that keeps no tenant data.
+export async function tenantBudgets(db: Db, defaults: RateLimitDefaults, tenantId: string): Promise<TenantBudgets> {
+  const rows = await db
+    .select({ perKey: tenantRateLimits.perKey, perTenant: tenantRateLimits.perTenant })
+    .from(tenantRateLimits)
+    .where(eq(tenantRateLimits.tenantId, tenantId))
+    .limit(1);
+  return { perKey: rows[0]?.perKey ?? defaults.perKey, perTenant: rows[0]?.perTenant ?? defaults.perTenant };
+}
+
+export async function readTenantRateLimits(db: Db, defaults: RateLimitDefaults, tenantId: string): Promise<TenantRateLimits> {
+  const rows = await db
+    .select({ id: tenants.id, perKey: tenantRateLimits.perKey, perTenant: tenantRateLimits.perTenant })
+    .from(tenants)
+    .leftJoin(tenantRateLimits, eq(tenantRateLimits.tenantId, tenants.id))
+    .where(eq(tenants.id, tenantId))
+    .limit(1);
+  const row = rows[0];
+  if (!row) throw new ServiceError("not_found", `No tenant ${tenantId}.`);
+  return {
+    tenantId,
+    perKey: row.perKey ?? defaults.perKey,
+    perTenant: row.perTenant ?? defaults.perTenant,
+    windowSeconds: defaults.windowSeconds,
+    custom: { perKey: row.perKey !== null, perTenant: row.perTenant !== null },
+  };
+}
+
+// Takes effect on the tenant's next request (Postgres store) or within TENANT_LIMITS_CACHE_MS (Redis store).
+export async function setTenantRateLimits(
+  db: Db,
+  defaults: RateLimitDefaults,
+  tenantId: string,
+  change: RateLimitChange,
+): Promise<TenantRateLimits> {
+  for (const [name, value] of Object.entries(change)) {
+    if (value !== undefined && value !== null && !(Number.isInteger(value) && value > 0 && value <= 2_147_483_647)) {
+      throw new ServiceError("invalid_request", `${name} must be a positive whole number of requests per window.`);
+    }
+  }
+  await readTenantRateLimits(db, defaults, tenantId);
+  const values = {
+    ...(change.perKey !== undefined ? { perKey: change.perKey } : {}),
+    ...(change.perTenant !== undefined ? { perTenant: change.perTenant } : {}),
+  };
+  if (Object.keys(values).length > 0) {
+    await db
+      .insert(tenantRateLimits)
+      .values({ tenantId, ...values })
+      .onConflictDoUpdate({ target: tenantRateLimits.tenantId, set: { ...values, updatedAt: sql`now()` } });
+  }
+  return readTenantRateLimits(db, defaults, tenantId);
+}

@@ -1,0 +1,69 @@
+import { execFile } from "node:child_process";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startHarness, type Harness } from "../support/harness.js";
+
+// `svc tenant limits` as a real child process on the harness' database; the REST server applies what it sets.
+const repoRoot = path.resolve(import.meta.dirname, "../..");
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(async () => h?.close());
+
+function svc(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [path.join(repoRoot, "bin/svc.js"), ...args],
+      { cwd: repoRoot, timeout: 20_000, env: { ...process.env, ...h.env, LOG_LEVEL: "silent" } },
+      (error, stdout, stderr) => resolve({ code: error ? (typeof error.code === "number" ? error.code : null) : 0, stdout, stderr }),
+    );
+  });
+}
+
+describe("svc tenant limits", () => {
+  it("shows the defaults, sets a tenant's own budgets, which the server applies, and restores the defaults", async () => {
+    const t = await h.newTenant("10");
+    const shown = await svc("tenant", "limits", t.tenantId, "--json");
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(JSON.parse(shown.stdout)).toEqual({
+      tenant_id: t.tenantId,
+      window_seconds: 60,
+      per_key: 60000,
+      per_key_source: "default",
+      per_tenant: 120000,
+      per_tenant_source: "default",
+    });
+
+    const set = await svc("tenant", "limits", t.tenantId, "--per-key", "2", "--json");
+    expect(set.code, set.stderr).toBe(0);
+    expect(JSON.parse(set.stdout)).toMatchObject({ per_key: 2, per_key_source: "tenant", per_tenant: 120000, per_tenant_source: "default" });
+    const statuses = [];
+    for (let i = 0; i < 3; i++) statuses.push((await h.request("GET", "/v1/tasks", { apiKey: t.apiKey })).status);
+    expect(statuses).toEqual([200, 200, 429]);
+
+    const restored = await svc("tenant", "limits", t.tenantId, "--per-key", "default", "--per-tenant", "500", "--json");
+    expect(restored.code, restored.stderr).toBe(0);
+    expect(JSON.parse(restored.stdout)).toMatchObject({ per_key: 60000, per_key_source: "default", per_tenant: 500, per_tenant_source: "tenant" });
+    const after = await h.request("GET", "/v1/tasks", { apiKey: t.apiKey });
+    expect(after.status).toBe(200);
+    expect(after.headers.get("x-ratelimit-limit")).toBe("500");
+  });
+
+  it("refuses a budget that is not a positive whole number, and an unknown tenant", async () => {
+    const t = await h.newTenant("10");
+    const values = ["0", "2.5"];
+    const [unknown, ...results] = await Promise.all([
+      svc("tenant", "limits", "ten_unknown", "--json"),
+      ...values.map((value) => svc("tenant", "limits", t.tenantId, `--per-tenant=${value}`)),
+    ]);
+    for (const [i, result] of results.entries()) {
+      expect(result.code, values[i]).toBe(1);
+      expect(result.stderr).toContain("--per-tenant must be a whole number");
+    }
+    expect(unknown!.code).toBe(1);
+    expect(JSON.parse(unknown!.stdout).error).toContain("No tenant ten_unknown");
+  });
+});
