@@ -34,6 +34,8 @@ const aes256Key = z.string().transform((text, ctx) => {
 
 const envSchema = z.object({
   DATABASE_URL: z.string().min(1),
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).default(10),
+  DATABASE_QUERY_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
   SVC_REGION: z
     .string()
     .regex(/^[a-z]{2,8}$/, "must be 2-8 lowercase letters")
@@ -58,6 +60,11 @@ const envSchema = z.object({
   CALLBACK_RETRY_MINUTE_MS: z.coerce.number().int().positive().default(60_000),
   OUTBOUND_ALLOW_LOOPBACK_HTTP: flag,
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  LOG_PROMPTS: flag,
+  WORKER_HOST: z.string().min(1).default("127.0.0.1"),
+  WORKER_PORT: port.default(8082),
+  WORKER_HEARTBEAT_INTERVAL_MS: z.coerce.number().int().min(100).default(5000),
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
   MCP_HOST: z.string().min(1).default("127.0.0.1"),
   MCP_PORT: port.default(8081),
   MCP_PUBLIC_URL: optionalUrl,
@@ -68,6 +75,12 @@ const envSchema = z.object({
   MEDIA_INPUT_MAX_BYTES: z.coerce.number().int().positive().default(100 * 1024 * 1024),
   MEDIA_FETCH_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
   ASSET_UPLOAD_MAX_BYTES: z.coerce.number().int().positive().default(16 * 1024 * 1024),
+  RATE_LIMIT_STORE: z.enum(["postgres", "redis"]).default("postgres"),
+  REDIS_URL: z.url({ protocol: /^redis$/ }).optional(),
+  RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().positive().max(86_400).default(60),
+  RATE_LIMIT_PER_KEY: z.coerce.number().int().positive().max(2_147_483_647).default(60_000),
+  RATE_LIMIT_PER_TENANT: z.coerce.number().int().positive().max(2_147_483_647).default(120_000),
+  WORKER_LOST_AFTER_MS: z.coerce.number().int().min(100).default(30_000),
 });
 
 const providerSchema = z.object({ baseUrl: optionalUrl, apiKey: z.string().min(1).optional() });
@@ -78,6 +91,19 @@ export function providerEnvNames(family: VendorFamily): { baseUrl: string; apiKe
   return { baseUrl: `${prefix}_BASE_URL`, apiKey: `${prefix}_API_KEY` };
 }
 
+// Every vendor family pointed at the bundled emulator (its routes are /<family>/…): development and tests.
+export function emulatorProviderEnv(emulatorUrl: string): Record<string, string> {
+  return Object.fromEntries(
+    VENDOR_FAMILIES.flatMap((family) => {
+      const names = providerEnvNames(family);
+      return [
+        [names.baseUrl, `${emulatorUrl}/${family}`],
+        [names.apiKey, "emulator"],
+      ];
+    }),
+  );
+}
+
 export interface ProviderEndpoint {
   baseUrl: string;
   apiKey: string;
@@ -85,6 +111,10 @@ export interface ProviderEndpoint {
 
 export interface Config {
   databaseUrl: string;
+  // Connections a process keeps for its own queries (a worker's job runner has its own pool besides).
+  databasePoolSize: number;
+  // A query waiting this long for any answer from Postgres ends its connection (core/db/client.ts).
+  databaseQueryTimeoutMs: number;
   region: string;
   host: string;
   port: number;
@@ -106,6 +136,15 @@ export interface Config {
   // Development and tests: outbound requests may use plain http:// and reach loopback addresses.
   outboundAllowLoopbackHttp: boolean;
   logLevel: string;
+  // Prompt text (input, prompt, instruction, lyrics) appears in logs only when this is on.
+  logPrompts: boolean;
+  // The worker's own small HTTP server: /healthz, /readyz and /metrics.
+  workerHost: string;
+  workerPort: number;
+  // How often a worker taking jobs says so in Postgres; REST and MCP readiness count a worker alive for three of these.
+  workerHeartbeatIntervalMs: number;
+  // On SIGTERM a process finishes in-flight requests (servers) or jobs (worker) for at most this long.
+  shutdownTimeoutMs: number;
   providers: Partial<Record<VendorFamily, ProviderEndpoint>>;
   // The MCP server's address and public URL; its OAuth resource (the audience of access tokens) is `${publicUrl}/mcp`.
   // `toolNames` lists tools as svc.<area>.<verb>, as svc_<area>_<verb> for hosts that refuse dots, or both.
@@ -116,6 +155,11 @@ export interface Config {
   assetUploadMaxBytes: number;
   mediaInputMaxBytes: number;
   mediaFetchTimeoutMs: number;
+  // Requests per fixed window for each credential and each tenant (defaults; a tenant may have its own), counted
+  // in Postgres or, when configured, in Redis.
+  rateLimits: { store: "postgres" | "redis"; redisUrl: string | null; windowSeconds: number; perKey: number; perTenant: number };
+  // A worker process whose liveness session has been gone this long is dead: its locked jobs go to other workers.
+  workerLostAfterMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -140,10 +184,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     }
   }
   if (Boolean(env.OAUTH_ISSUER) !== Boolean(env.OAUTH_JWKS_URL)) problems.push("  OAUTH_ISSUER, OAUTH_JWKS_URL: set both or neither");
+  if (env.RATE_LIMIT_STORE === "redis" && !env.REDIS_URL) problems.push("  REDIS_URL: required when RATE_LIMIT_STORE=redis");
   if (!parsed.success || problems.length > 0) throw new ConfigError(`invalid configuration:\n${problems.join("\n")}`);
   const values = parsed.data;
   return {
     databaseUrl: values.DATABASE_URL,
+    databasePoolSize: values.DATABASE_POOL_SIZE,
+    databaseQueryTimeoutMs: values.DATABASE_QUERY_TIMEOUT_MS,
     region: values.SVC_REGION,
     host: values.HOST,
     port: values.PORT,
@@ -169,6 +216,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     callbackRetryMinuteMs: values.CALLBACK_RETRY_MINUTE_MS,
     outboundAllowLoopbackHttp: values.OUTBOUND_ALLOW_LOOPBACK_HTTP,
     logLevel: values.LOG_LEVEL,
+    logPrompts: values.LOG_PROMPTS,
+    workerHost: values.WORKER_HOST,
+    workerPort: values.WORKER_PORT,
+    workerHeartbeatIntervalMs: values.WORKER_HEARTBEAT_INTERVAL_MS,
+    shutdownTimeoutMs: values.SHUTDOWN_TIMEOUT_MS,
     providers,
     mcp: {
       host: values.MCP_HOST,
@@ -184,6 +236,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     assetUploadMaxBytes: values.ASSET_UPLOAD_MAX_BYTES,
     mediaInputMaxBytes: values.MEDIA_INPUT_MAX_BYTES,
     mediaFetchTimeoutMs: values.MEDIA_FETCH_TIMEOUT_MS,
+    rateLimits: {
+      store: values.RATE_LIMIT_STORE,
+      redisUrl: values.REDIS_URL ?? null,
+      windowSeconds: values.RATE_LIMIT_WINDOW_SECONDS,
+      perKey: values.RATE_LIMIT_PER_KEY,
+      perTenant: values.RATE_LIMIT_PER_TENANT,
+    },
+    workerLostAfterMs: values.WORKER_LOST_AFTER_MS,
   };
 }
 

@@ -2,20 +2,42 @@ import { ArtifactUrlSigner } from "./artifacts/signed-url.js";
 import { S3ArtifactStore } from "./artifacts/s3-store.js";
 import { FilesystemArtifactStore, type ArtifactStore } from "./artifacts/store.js";
 import type { Config, VendorFamily } from "./config.js";
-import { connectDatabase, type Database, type Db } from "./db/client.js";
+import { connectDatabase, type Database, type Db, type DirectSql } from "./db/client.js";
 import { defaultIds, type IdGenerator } from "./ids.js";
+import { registerDatabaseGauges } from "./observability/database-gauges.js";
+import { silentLogger, type Logger } from "./observability/logger.js";
+import { createServiceMetrics, type ServiceMetrics } from "./observability/service-metrics.js";
 import { ProviderRegistry } from "./providers/registry.js";
+import { createRateLimitCounter, type RateLimitCounter } from "./rate-limits/limiter.js";
+import { GroupCommit } from "./db/group-commit.js";
+import { admitBatch, type Admission, type AdmissionResult } from "./tasks/admission-batch.js";
+import { finishBatch, type TaskEnding } from "./tasks/finish-batch.js";
+import type { TaskRow } from "./tasks/repository.js";
+import { PrincipalCache } from "./auth/principal-cache.js";
 
 // Everything a use-case needs, built once per process. Clock and ids are injectable so tests control time.
 export interface Core {
   config: Config;
   db: Db;
+  // Prepared single-statement reads on connections of their own (core/db/client.ts).
+  reads: DirectSql;
   clock: () => Date;
   ids: IdGenerator;
   artifacts: ArtifactStore;
   signer: ArtifactUrlSigner;
   providers: ProviderRegistry;
   isFamilyLive(family: VendorFamily): boolean;
+  // The process's JSON logger (silent unless the entry point gives one) and its Prometheus metrics.
+  log: Logger;
+  metrics: ServiceMetrics;
+  // The shared request counters of the rate limits (Postgres or Redis).
+  rateLimits: RateLimitCounter;
+  // Task admissions, committed in groups (core/db/group-commit.ts, core/tasks/admission-batch.ts).
+  admissions: GroupCommit<Admission, AdmissionResult>;
+  // Task endings, committed in groups likewise (core/tasks/finish-batch.ts).
+  finishes: GroupCommit<TaskEnding, TaskRow | null>;
+  // API keys this process has accepted, forgotten when a key or tenant changes (core/auth/principal-cache.ts).
+  principals: PrincipalCache;
   close(): Promise<void>;
 }
 
@@ -24,21 +46,42 @@ export interface CoreOverrides {
   ids?: IdGenerator;
   database?: Database;
   dbPoolSize?: number;
+  logger?: Logger;
 }
 
 export function createCore(config: Config, overrides: CoreOverrides = {}): Core {
-  const database = overrides.database ?? connectDatabase(config.databaseUrl, { max: overrides.dbPoolSize });
+  const database = overrides.database ?? connectDatabase(config.databaseUrl, {
+      max: overrides.dbPoolSize ?? config.databasePoolSize,
+      queryTimeoutMs: config.databaseQueryTimeoutMs,
+    });
   const clock = overrides.clock ?? (() => new Date());
-  const providers = new ProviderRegistry(config);
+  const metrics = createServiceMetrics();
+  registerDatabaseGauges(metrics.registry, database.db, config.workerHeartbeatIntervalMs);
+  const providers = new ProviderRegistry(config, metrics);
+  const rateLimits = createRateLimitCounter(config, database.db);
+  const admissions = new GroupCommit<Admission, AdmissionResult>((group) => admitBatch(database.direct, group));
+  const finishes = new GroupCommit<TaskEnding, TaskRow | null>((group) => finishBatch(database.db, group));
+  const principals = new PrincipalCache(database.direct);
   return {
     config,
     db: database.db,
+    reads: database.reads,
     clock,
     ids: overrides.ids ?? defaultIds(clock),
     artifacts: config.s3 ? new S3ArtifactStore(config.s3) : new FilesystemArtifactStore(config.artifactDir),
     signer: new ArtifactUrlSigner(config.publicBaseUrl, config.artifactUrlSecret, config.artifactUrlTtlSeconds),
     providers,
     isFamilyLive: (family) => providers.isLive(family),
-    close: () => database.close(),
+    log: overrides.logger ?? silentLogger(),
+    metrics,
+    rateLimits,
+    admissions,
+    finishes,
+    principals,
+    close: () =>
+      Promise.all([admissions.drained(), finishes.drained()])
+        .then(() => principals.close())
+        .then(() => rateLimits.close())
+        .then(() => database.close()),
   };
 }

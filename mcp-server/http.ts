@@ -3,13 +3,17 @@ import { hostHeaderValidation, originValidation, toNodeHandler } from "@modelcon
 import { createMcpHandler, localhostAllowedHostnames, type AuthInfo } from "@modelcontextprotocol/server";
 import {
   authenticateBearer,
+  checkReadiness,
   createAccessTokenVerifier,
   devJwks,
+  enforceRateLimit,
   errorBody,
   mcpResourceUrl,
   protectedResourceMetadata,
+  UNMATCHED_ROUTE,
   type Core,
   type Grant,
+  type Logger,
 } from "../core/index.js";
 import { notFound, refuseRequest, sendJson } from "./http-auth.js";
 import { requestIdFrom } from "./request-id.js";
@@ -20,6 +24,10 @@ import { buildToolSet } from "./tools/tool-set.js";
 export interface McpHttpServer {
   // The MCP endpoint, e.g. http://127.0.0.1:8081/mcp.
   url: string;
+  // Stops accepting connections and resolves once the requests in flight are answered; meanwhile readiness and
+  // any request on a kept-alive connection answer 503.
+  drain(): Promise<void>;
+  // Closes at once, cutting open connections.
   close(): Promise<void>;
 }
 
@@ -29,6 +37,10 @@ interface VerifiedRequest {
 }
 
 const METADATA_PATHS = new Set(["/.well-known/oauth-protected-resource", "/.well-known/oauth-protected-resource/mcp"]);
+// The paths this server answers, as metric labels; anything else is counted as unmatched.
+const ROUTES = new Set(["/mcp", "/healthz", "/readyz", "/metrics", "/.well-known/jwks.json", ...METADATA_PATHS]);
+// Load-balancer probes and Prometheus scrapes: counted, not logged line by line.
+const PROBES = new Set(["/healthz", "/readyz", "/metrics"]);
 // Discovery documents are public and read by browser-based clients too.
 const PUBLIC_CORS = { "access-control-allow-origin": "*" };
 
@@ -46,19 +58,34 @@ export async function startMcpHttpServer(core: Core): Promise<McpHttpServer> {
       if (!verified) throw new Error("MCP request reached the handler without authentication");
       return createMcpServer(core, tools, { grant: async () => verified.grant, requestId: () => verified.requestId });
     },
-    { maxRequestBodySize: bodyLimit, onerror: (error) => console.error("mcp:", error) },
+    { maxRequestBodySize: bodyLimit, onerror: (error) => core.log.error({ err: error }, "mcp handler error") },
   );
-  const serveMcp = toNodeHandler(handler, { maxRequestBodySize: bodyLimit, onerror: (error) => console.error("mcp:", error) });
+  const serveMcp = toNodeHandler(handler, { maxRequestBodySize: bodyLimit, onerror: (error) => core.log.error({ err: error }, "mcp handler error") });
   // DNS-rebinding protection: only requests addressed to this server's own names reach /mcp.
   const allowed = [...localhostAllowedHostnames(), new URL(config.mcp.publicUrl).hostname];
   const validHost = hostHeaderValidation(allowed);
   const validOrigin = originValidation(allowed);
 
-  async function route(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    const path = new URL(request.url ?? "/", "http://localhost").pathname;
-    const requestId = requestIdFrom(request.headers["x-request-id"]);
+  let draining = false;
+
+  async function route(request: IncomingMessage, response: ServerResponse, path: string, requestId: string, log: Logger): Promise<void> {
     response.setHeader("x-request-id", requestId);
+    if (draining) {
+      // Answered like a load balancer would: this replica is going away, another one will take the retry.
+      return sendJson(response, 503, { error: errorBody("internal_error", "This replica is shutting down; retry.", { requestId }) }, {
+        connection: "close",
+        "retry-after": "1",
+      });
+    }
     if (request.method === "GET" && path === "/healthz") return sendJson(response, 200, { ok: true });
+    if (request.method === "GET" && path === "/readyz") {
+      const readiness = await checkReadiness(core, { workers: true });
+      return sendJson(response, readiness.ready ? 200 : 503, readiness);
+    }
+    if (request.method === "GET" && path === "/metrics") {
+      response.writeHead(200, { "content-type": core.metrics.registry.contentType }).end(await core.metrics.registry.metrics());
+      return;
+    }
     if (request.method === "GET" && METADATA_PATHS.has(path)) return sendJson(response, 200, protectedResourceMetadata(config), PUBLIC_CORS);
     if (request.method === "GET" && path === "/.well-known/jwks.json" && config.oauth.devSigningKey) {
       return sendJson(response, 200, devJwks(config.oauth.devSigningKey), PUBLIC_CORS);
@@ -68,9 +95,13 @@ export async function startMcpHttpServer(core: Core): Promise<McpHttpServer> {
     let grant: Grant;
     try {
       grant = await authenticateBearer(core, verifier, request.headers.authorization);
+      // REST's budgets: each HTTP request to /mcp counts once against the credential and its tenant.
+      const limits = await enforceRateLimit(core, { tenantId: grant.tenantId, credential: { kind: grant.credential, id: grant.subject } });
+      for (const [name, value] of Object.entries(limits)) response.setHeader(name, value);
     } catch (error) {
       return refuseRequest(config, request, response, error, requestId);
     }
+    log.setBindings({ tenant_id: grant.tenantId });
     const auth: AuthInfo = {
       // Handlers act on the verified grant; the raw credential is not passed along.
       token: "",
@@ -86,8 +117,22 @@ export async function startMcpHttpServer(core: Core): Promise<McpHttpServer> {
   }
 
   const server = createServer((request, response) => {
-    route(request, response).catch((error: unknown) => {
-      console.error("mcp: request failed:", error);
+    const started = process.hrtime.bigint();
+    const path = new URL(request.url ?? "/", "http://localhost").pathname;
+    const requestId = requestIdFrom(request.headers["x-request-id"]);
+    const log = core.log.child({ request_id: requestId });
+    response.once("close", () => {
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      core.metrics.observe(ROUTES.has(path) ? path : UNMATCHED_ROUTE, request.method ?? "GET", response.statusCode, seconds);
+      if (!PROBES.has(path)) {
+        log.info(
+          { req: { method: request.method, url: request.url }, res: { statusCode: response.statusCode }, responseTime: seconds * 1000 },
+          "request completed",
+        );
+      }
+    });
+    route(request, response, path, requestId, log).catch((error: unknown) => {
+      log.error({ err: error }, "mcp request failed");
       if (!response.headersSent) sendJson(response, 500, { error: errorBody("internal_error", "Something went wrong on our side; retry.") });
       else response.end();
     });
@@ -98,6 +143,15 @@ export async function startMcpHttpServer(core: Core): Promise<McpHttpServer> {
   });
   return {
     url: mcpResourceUrl(config),
+    async drain() {
+      draining = true;
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      // Kept-alive connections go as soon as they are idle; busy ones once their answer is sent.
+      const sweep = setInterval(() => server.closeIdleConnections(), 100);
+      server.closeIdleConnections();
+      await closed.finally(() => clearInterval(sweep));
+      await handler.close();
+    },
     async close() {
       await handler.close();
       server.closeAllConnections();

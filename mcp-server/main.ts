@@ -1,18 +1,17 @@
-import { createCore, loadConfig, migrateDatabase } from "../core/index.js";
+import { createCore, createLogger, handleTermination, loadConfig, migrateDatabase } from "../core/index.js";
 import { startMcpHttpServer } from "./http.js";
 
 // The MCP server process (Streamable HTTP): as many as load needs, all on one database, like the REST server.
 const config = loadConfig();
+const log = createLogger(config, { process: "mcp" });
 await migrateDatabase(config.databaseUrl);
-const core = createCore(config);
+const core = createCore(config, { logger: log });
 const server = await startMcpHttpServer(core);
-console.log(`MCP server listening at ${server.url}`);
+log.info({ url: server.url }, "MCP server listening");
 
-for (const signal of ["SIGTERM", "SIGINT"] as const) {
-  process.once(signal, () => {
-    void server
-      .close()
-      .then(() => core.close())
-      .finally(() => process.exit(0));
-  });
-}
+// SIGTERM: stop accepting, let in-flight requests finish within SHUTDOWN_TIMEOUT_MS, then cut the rest.
+handleTermination(log, config.shutdownTimeoutMs, {
+  drain: () => server.drain(),
+  abandon: () => server.close(),
+  release: () => core.close(),
+});

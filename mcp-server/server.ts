@@ -1,5 +1,5 @@
 import { Server } from "@modelcontextprotocol/server";
-import { InsufficientScopeError, missingScopes, ServiceError, type Core, type Grant } from "../core/index.js";
+import { InsufficientScopeError, missingScopes, refuseUnstorableText, ServiceError, type Core, type Grant } from "../core/index.js";
 import { serverInstructions } from "./instructions.js";
 import { toolFailure, toolSuccess } from "./results.js";
 import type { ToolSet } from "./tools/tool-set.js";
@@ -29,6 +29,7 @@ export function createMcpServer(core: Core, tools: ToolSet, session: McpSession)
       // Checked before the tool runs, so a call without its scopes creates and charges nothing.
       const missing = missingScopes(grant.scopes, tool.scopes);
       if (missing.length > 0) throw new InsufficientScopeError(missing, tool.scopes);
+      refuseUnstorableText(request.params.arguments ?? {});
       const outcome = await tool.run(request.params.arguments ?? {}, {
         core,
         grant,

@@ -1,7 +1,10 @@
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import type { Core } from "../core/index.js";
 import { registerErrorHandling } from "./plugins/errors.js";
 import { registerJsonBody } from "./plugins/json-body.js";
+import { registerRateLimit } from "./plugins/rate-limit.js";
+import { frameworkErrors, registerUrlText } from "./plugins/url-text.js";
+import { registerRequestTelemetry, requestLogController } from "./plugins/request-telemetry.js";
 import { requestIdFor } from "./plugins/request-id.js";
 import { registerAccountRoutes } from "./routes/account-routes.js";
 import { registerAssetRoutes } from "./routes/asset-routes.js";
@@ -20,17 +23,19 @@ declare module "fastify" {
 }
 
 export interface RestAppOptions {
-  logger?: FastifyServerOptions["logger"];
   // Tests drop keep-alive sockets at close; a deployment lets in-flight requests finish.
   forceCloseConnections?: boolean;
 }
 
 export function buildRestApp(core: Core, options: RestAppOptions = {}): FastifyInstance {
   const app = Fastify({
-    logger: options.logger ?? false,
+    // The process's JSON logger (core.log): every line about a request carries its request_id.
+    loggerInstance: core.log as FastifyBaseLogger,
+    logController: requestLogController(),
     forceCloseConnections: options.forceCloseConnections ?? "idle",
     genReqId: requestIdFor,
     bodyLimit: 32 * 1024 * 1024,
+    frameworkErrors,
   });
   // Every route the server registers, so tests can hold the OpenAPI document to the truth.
   const routes: { method: string; url: string }[] = [];
@@ -41,8 +46,11 @@ export function buildRestApp(core: Core, options: RestAppOptions = {}): FastifyI
   app.addHook("onRequest", async (request, reply) => {
     reply.header("X-Request-Id", request.id);
   });
+  registerRequestTelemetry(app, core);
   registerJsonBody(app);
   registerErrorHandling(app);
+  registerUrlText(app);
+  registerRateLimit(app, core);
   registerCapabilityRoutes(app, core);
   registerTaskRoutes(app, core);
   registerAccountRoutes(app, core);

@@ -1,18 +1,26 @@
-import { createCore, loadConfig, migrateDatabase } from "../core/index.js";
+import { createCore, createLogger, handleTermination, loadConfig, migrateDatabase } from "../core/index.js";
 import { buildRestApp } from "./app.js";
 
 // The REST server process: as many of these as load needs, all on one database.
 const config = loadConfig();
+const log = createLogger(config, { process: "rest" });
 await migrateDatabase(config.databaseUrl);
-const core = createCore(config);
-const app = buildRestApp(core, { logger: { level: config.logLevel } });
+const core = createCore(config, { logger: log });
+const app = buildRestApp(core);
 await app.listen({ host: config.host, port: config.port });
 
-for (const signal of ["SIGTERM", "SIGINT"] as const) {
-  process.once(signal, () => {
-    void app
-      .close()
-      .then(() => core.close())
-      .finally(() => process.exit(0));
-  });
-}
+// SIGTERM: stop accepting connections, answer 503 on kept-alive ones, let in-flight requests finish within
+// SHUTDOWN_TIMEOUT_MS, then cut whatever is left. A kept-alive connection that goes idle after the close began
+// would hold the server open until the client drops it, so idle ones are closed as they appear.
+handleTermination(log, config.shutdownTimeoutMs, {
+  async drain() {
+    const sweep = setInterval(() => app.server.closeIdleConnections(), 100);
+    try {
+      await app.close();
+    } finally {
+      clearInterval(sweep);
+    }
+  },
+  abandon: async () => app.server.closeAllConnections(),
+  release: () => core.close(),
+});

@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { writeFile } from "node:fs/promises";
-import { createRequire } from "node:module";
 import path from "node:path";
 import { createCore, loadConfig, migrateDatabase } from "../core/index.js";
 import { providerEnvNames, VENDOR_FAMILIES } from "../core/config.js";
@@ -11,7 +10,6 @@ import { localDevSigningKey } from "./local-oauth-key.js";
 // `npm start`: the whole service on one machine — database (embedded unless DATABASE_URL is set), the vendor
 // emulator, the REST server and the worker, each its own process as a deployment would run them.
 const log = (line: string) => console.log(`[start] ${line}`);
-const tsxCli = createRequire(import.meta.url).resolve("tsx/cli");
 
 const database = await ensureDatabase(log);
 const env: Record<string, string | undefined> = {
@@ -44,7 +42,9 @@ const children: ChildProcess[] = [];
 let stopping = false;
 
 function launch(name: string, file: string, extraEnv: Record<string, string> = {}): ChildProcess {
-  const child = spawn(process.execPath, [tsxCli, path.join(PROJECT_ROOT, file)], {
+  // The compiled entry point (npm start builds first), run by node itself: no loader thread holding the sources,
+  // and the process receiving signals is the one that drains.
+  const child = spawn(process.execPath, [path.join(PROJECT_ROOT, "dist", file.replace(/\.ts$/, ".js"))], {
     env: { ...env, ...extraEnv },
     stdio: ["ignore", "inherit", "inherit"],
   });

@@ -1,10 +1,59 @@
-import { createCore, loadConfig, migrateDatabase } from "../core/index.js";
+import { EventEmitter } from "node:events";
+import type { WorkerEvents } from "graphile-worker";
+import {
+  createCore,
+  createLogger,
+  handleTermination,
+  loadConfig,
+  migrateDatabase,
+  newWorkerId,
+  startWorkerHeartbeat,
+} from "../core/index.js";
+import { graphileLogger } from "./graphile-logger.js";
+import { startHealthServer } from "./health-server.js";
+import { JobIntake } from "./job-intake.js";
 import { startWorker } from "./runner.js";
 
+// The worker process: as many as throughput needs, on any machines, all on one database.
 const config = loadConfig();
+const workerId = newWorkerId();
+const log = createLogger(config, { process: "worker", worker_id: workerId });
 await migrateDatabase(config.databaseUrl);
-const core = createCore(config);
-const runner = await startWorker(core, { handleSignals: true });
-console.log(`worker running with concurrency ${config.workerConcurrency}`);
-await runner.promise;
-await core.close();
+const core = createCore(config, { logger: log });
+
+const events = new EventEmitter() as WorkerEvents;
+const intake = new JobIntake(events, config.workerPollIntervalMs);
+const runner = await startWorker(core, { logger: graphileLogger(log), events, stall: intake });
+const heartbeat = startWorkerHeartbeat(
+  config.databaseUrl,
+  workerId,
+  config.workerHeartbeatIntervalMs,
+  () => intake.takingJobs(),
+  (error) => log.warn({ err: error }, "worker heartbeat failed"),
+);
+const health = await startHealthServer(core, () => ({
+  jobs: intake.report(),
+  ...(shutdown.stopping ? { shutdown: { ok: false, reason: "shutting down" } } : {}),
+}));
+
+// Jobs get SHUTDOWN_TIMEOUT_MS to finish before their abort signals fire; graphile-worker then releases them,
+// which needs a moment more.
+const shutdown = handleTermination(log, config.shutdownTimeoutMs + 5000, {
+  async drain() {
+    await heartbeat.stop();
+    await runner.stop();
+  },
+  abandon: () => runner.kill(),
+  async release() {
+    await health.close();
+    await core.close();
+  },
+});
+
+log.info({ concurrency: config.workerConcurrency, health_url: health.url }, "worker running");
+runner.promise.catch((error: unknown) => {
+  if (shutdown.stopping) return;
+  log.fatal({ err: error }, "the job runner stopped unexpectedly");
+  log.flush();
+  process.exit(1);
+});

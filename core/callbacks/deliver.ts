@@ -1,3 +1,4 @@
+import { recordCallbackAttempt } from "../observability/task-events.js";
 import type { Core } from "../runtime.js";
 import { findTask, isTerminal } from "../tasks/repository.js";
 import { replaceCallbackState } from "./delivery-repository.js";
@@ -37,8 +38,10 @@ export async function deliverCallback(core: Core, payload: unknown, signal: Abor
     last_error: error ?? state.last_error,
     next_attempt_at: next?.toISOString() ?? null,
   };
-  await core.db.transaction(async (tx) => {
-    const saved = await replaceCallbackState(tx, task.id, { attemptCount: state.attempt_count, statuses: IN_FLIGHT }, recorded);
-    if (saved && next) await enqueueDeliveryAttempt(tx, { task_id: task.id, attempt: job.attempt + 1, retries: true }, next);
+  const saved = await core.db.transaction(async (tx) => {
+    const updated = await replaceCallbackState(tx, task.id, { attemptCount: state.attempt_count, statuses: IN_FLIGHT }, recorded);
+    if (updated && next) await enqueueDeliveryAttempt(tx, { task_id: task.id, attempt: job.attempt + 1, retries: true }, next);
+    return updated;
   });
+  if (saved) recordCallbackAttempt(core, task, recorded);
 }

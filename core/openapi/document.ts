@@ -46,6 +46,8 @@ function successContent(route: DocumentedRoute) {
       return { "application/octet-stream": { schema: { type: "string", contentMediaType: "application/octet-stream" } } };
     case "html":
       return { "text/html": { schema: { type: "string" } } };
+    case "text":
+      return { "text/plain": { schema: { type: "string" } } };
     default:
       return { "application/json": { schema: { type: "object" } } };
   }

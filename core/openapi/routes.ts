@@ -5,7 +5,7 @@ export interface DocumentedRoute {
   path: string;
   summary: string;
   area: Area | null;
-  response: "TaskEnvelope" | "TaskList" | "CallbackSigningKey" | "CallbackSigningKeyList" | "json" | "binary" | "html" | "openapi";
+  response: "TaskEnvelope" | "TaskList" | "CallbackSigningKey" | "CallbackSigningKeyList" | "json" | "binary" | "html" | "text" | "openapi";
   successStatus?: number;
   // A component schema for the (optional) JSON body, and an example of it.
   requestBody?: "CreateCallbackSigningKeyRequest" | "RotateCallbackSigningKeyRequest" | "AssetUploadRequest";
@@ -143,5 +143,12 @@ export const DOCUMENTED_ROUTES: readonly DocumentedRoute[] = [
   { method: "GET", path: "/v1/openapi.json", summary: "This document", area: null, response: "openapi" },
   { method: "GET", path: "/v1/docs", summary: "Readable API reference", area: null, response: "html" },
   { method: "GET", path: "/healthz", summary: "Liveness", area: null, response: "json" },
-  { method: "GET", path: "/readyz", summary: "Readiness: the database answers", area: null, response: "json" },
+  {
+    method: "GET",
+    path: "/readyz",
+    summary: "Readiness: the database answers, is migrated, and a worker is taking jobs (503 with the failing check otherwise)",
+    area: null,
+    response: "json",
+  },
+  { method: "GET", path: "/metrics", summary: "Prometheus metrics of this replica", area: null, response: "text" },
 ];

@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { VOICE_CLONE_MODELS } from "../catalog/audio-models.js";
-import type { Executor } from "../db/client.js";
+import type { AdmissionSql, Executor } from "../db/client.js";
 import { voices } from "../db/schema/index.js";
 
 // The voice a voice_clone task makes. It exists from admission as `pending` (GET /v1/voices shows it beside the
@@ -24,22 +24,30 @@ interface AdmittedTask {
   createdAt: Date;
 }
 
-// Inside the admission transaction: a voice_clone task's voice, pending until the task ends.
-export async function insertPendingVoice(tx: Executor, task: AdmittedTask): Promise<void> {
-  if (task.capability !== VOICE_CLONE) return;
-  const input = task.input as { display_name: string; language?: string };
-  const model = VOICE_CLONE_MODELS.find((m) => m.id === task.resolvedModel);
-  await tx.insert(voices).values({
-    id: clonedVoiceIdOf(task.id),
-    tenantId: task.tenantId,
-    displayName: input.display_name,
-    language: input.language ?? null,
-    models: [...(model?.constraints.voice_models ?? [])],
-    status: "pending",
-    taskId: task.id,
-    createdAt: task.createdAt,
-    updatedAt: task.createdAt,
-  });
+// Inside the admission transaction: the voices of the voice_clone tasks among those admitted, pending until each
+// task ends.
+export async function insertPendingVoices(sql: AdmissionSql, admitted: readonly AdmittedTask[]): Promise<void> {
+  const records = admitted
+    .filter((task) => task.capability === VOICE_CLONE)
+    .map((task) => {
+      const input = task.input as { display_name: string; language?: string };
+      const model = VOICE_CLONE_MODELS.find((m) => m.id === task.resolvedModel);
+      return {
+        id: clonedVoiceIdOf(task.id),
+        tenant_id: task.tenantId,
+        display_name: input.display_name,
+        language: input.language ?? null,
+        models: [...(model?.constraints.voice_models ?? [])],
+        task_id: task.id,
+        created_at: task.createdAt.toISOString(),
+      };
+    });
+  if (records.length === 0) return;
+  await sql`
+    insert into voices (id, tenant_id, display_name, language, models, status, task_id, created_at, updated_at)
+    select v.id, v.tenant_id, v.display_name, v.language, v.models, 'pending', v.task_id, v.created_at, v.created_at
+      from jsonb_to_recordset(${sql.json(records)}::jsonb)
+        as v(id text, tenant_id text, display_name text, language text, models text[], task_id text, created_at timestamptz)`;
 }
 
 // Inside the transaction that ends a voice_clone task: success activates its voice, any other end retires it.

@@ -12,7 +12,7 @@ declare module "fastify" {
 // no parsing.
 export function requireAuth(core: Core, area: Area): onRequestAsyncHookHandler {
   return async (request) => {
-    const principal = await authenticate(core.db, core.config.region, request.headers.authorization);
+    const principal = await authenticate(core, request.headers.authorization);
     requireArea(principal, area);
     request.principal = principal;
   };

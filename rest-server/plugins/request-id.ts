@@ -1,5 +1,5 @@
-import { randomBytes } from "node:crypto";
 import type { IncomingMessage } from "node:http";
+import { identifierRandomBytes } from "../../core/index.js";
 
 const CLIENT_ID = /^[A-Za-z0-9._:@/+=-]{1,128}$/;
 
@@ -7,5 +7,5 @@ const CLIENT_ID = /^[A-Za-z0-9._:@/+=-]{1,128}$/;
 export function requestIdFor(request: IncomingMessage): string {
   const given = request.headers["x-request-id"];
   if (typeof given === "string" && CLIENT_ID.test(given)) return given;
-  return `req_${randomBytes(12).toString("hex")}`;
+  return `req_${identifierRandomBytes(12).toString("hex")}`;
 }

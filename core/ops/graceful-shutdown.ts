@@ -1,0 +1,62 @@
+import type { Logger } from "../observability/logger.js";
+
+export interface ShutdownPlan {
+  // Stop taking new work and finish what is in flight.
+  drain(): Promise<void>;
+  // The drain overran its bound: cut whatever is left (open connections, running jobs).
+  abandon(): Promise<void>;
+  // Close the process's own resources (database pools) once nothing uses them.
+  release(): Promise<void>;
+}
+
+export interface Shutdown {
+  // True from the first termination signal on; readiness reports it so load balancers stop sending work.
+  readonly stopping: boolean;
+}
+
+// How long closing pools and servers may take once the work is done.
+const RELEASE_TIMEOUT_MS = 5000;
+
+function within(work: Promise<void>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  return Promise.race([work.then(() => true), expired]).finally(() => clearTimeout(timer));
+}
+
+// SIGTERM (or SIGINT): drain within `drainMs`, abandon what is left, release, and exit: 0 when everything
+// finished in time, 1 otherwise. A second signal exits at once.
+export function handleTermination(log: Logger, drainMs: number, plan: ShutdownPlan): Shutdown {
+  const state = { stopping: false };
+  const exit = (code: number) => {
+    log.flush();
+    process.exit(code);
+  };
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (state.stopping) {
+      log.warn({ signal }, "second termination signal: exiting now");
+      exit(1);
+      return;
+    }
+    state.stopping = true;
+    log.info({ signal, drain_ms: drainMs }, "shutting down: finishing in-flight work");
+    void (async () => {
+      let clean = await within(plan.drain(), drainMs).catch((error: unknown) => {
+        log.error({ err: error }, "draining failed");
+        return false;
+      });
+      if (!clean) {
+        log.warn({ drain_ms: drainMs }, "in-flight work did not finish in time; abandoning it");
+        await within(plan.abandon(), RELEASE_TIMEOUT_MS).catch(() => false);
+      }
+      const released = await within(plan.release(), RELEASE_TIMEOUT_MS).catch(() => false);
+      clean &&= released;
+      log.info({ clean }, "shut down");
+      exit(clean ? 0 : 1);
+    })();
+  };
+  process.on("SIGTERM", onSignal);
+  process.on("SIGINT", onSignal);
+  return state;
+}

@@ -1,0 +1,63 @@
+import type { Runner, WorkerEvents } from "graphile-worker";
+import { startLostWorkerRecovery, type Core } from "../core/index.js";
+
+const KILL_WAIT_MS = 5000;
+
+// Starts a graphile-worker runner with the recovery of jobs locked by lost workers (core/jobs/lost-workers.ts):
+// the pool's id, known from its creation event, names this process's liveness session; the jobs it is running
+// are followed through its job events. Stopping or killing the runner, or its stopping by itself, ends the
+// recovery too, and with it the liveness session, so that other workers take over what this pool still held.
+export async function withLostWorkerRecovery(core: Core, events: WorkerEvents, start: () => Promise<Runner>): Promise<Runner> {
+  let poolId: string | undefined;
+  const running = new Set<string>();
+  const onPool = ({ workerPool }: { workerPool: { id: string } }) => {
+    poolId ??= workerPool.id;
+  };
+  const onStart = ({ job }: { job: { id: string } }) => running.add(job.id);
+  const onComplete = ({ job }: { job: { id: string } }) => running.delete(job.id);
+  events.on("pool:create", onPool);
+  events.on("job:start", onStart);
+  events.on("job:complete", onComplete);
+  const unlisten = () => {
+    events.off("pool:create", onPool);
+    events.off("job:start", onStart);
+    events.off("job:complete", onComplete);
+  };
+  let runner: Runner;
+  try {
+    runner = await start();
+  } catch (error) {
+    unlisten();
+    throw error;
+  }
+  if (!poolId) throw new Error("graphile-worker started without announcing its worker pool");
+  const recovery = startLostWorkerRecovery(core, { id: poolId, runningJobIds: () => running }, (error) =>
+    core.log.warn({ err: error }, "looking for jobs of lost workers failed; trying again"),
+  );
+  let ended: Promise<void> | undefined;
+  const endRecovery = () => (ended ??= (unlisten(), recovery.stop()));
+  const stopped = runner.promise.then(endRecovery, endRecovery);
+  return {
+    ...runner,
+    // Settles once the recovery has ended too.
+    promise: runner.promise.finally(() => stopped),
+    async stop(reason) {
+      try {
+        await runner.stop(reason);
+      } finally {
+        await endRecovery();
+      }
+    },
+    // A killed pool may never finish ending (it waits for job ends it cannot record); after KILL_WAIT_MS its
+    // liveness session ends anyway, so that the jobs it still holds go to other pools.
+    async kill(reason) {
+      let waited: NodeJS.Timeout | undefined;
+      try {
+        await Promise.race([runner.kill(reason), new Promise<void>((resolve) => (waited = setTimeout(resolve, KILL_WAIT_MS)))]);
+      } finally {
+        clearTimeout(waited);
+        await endRecovery();
+      }
+    },
+  };
+}
