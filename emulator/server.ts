@@ -1,5 +1,6 @@
 import type { AddressInfo } from "node:net";
 import Fastify from "fastify";
+import { createHttpMetrics, UNMATCHED_ROUTE } from "../core/observability/http-metrics.js";
 import { registerControlRoutes } from "./control-routes.js";
 import { vendorAFamily } from "./families/vendor-a.js";
 import { vendorBFamily } from "./families/vendor-b.js";
@@ -37,7 +38,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   };
   // Closing must not wait for requests held open by the hang fault.
   const app = Fastify({ logger: false, forceCloseConnections: true });
-  registerControlRoutes(app, context, VENDOR_FAMILIES.map((family) => family.name));
+  const metrics = createHttpMetrics();
+  app.addHook("onResponse", async (request, reply) => {
+    metrics.observe(request.routeOptions.url ?? UNMATCHED_ROUTE, request.method, reply.statusCode, reply.elapsedTime / 1000);
+  });
+  registerControlRoutes(app, context, VENDOR_FAMILIES.map((family) => family.name), metrics.registry);
   for (const family of VENDOR_FAMILIES) {
     await app.register(async (scope) => family.registerRoutes(scope, context), { prefix: `/${family.name}` });
   }

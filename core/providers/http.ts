@@ -1,3 +1,4 @@
+import type { ProviderEndpoint } from "../config.js";
 import { ProviderFailure } from "./types.js";
 
 export interface VendorResponse {
@@ -18,9 +19,31 @@ export async function vendorFetch(
     response = await fetch(url, { ...init, signal: AbortSignal.any([signal, timeout]), redirect: "error" });
     return { status: response.status, headers: response.headers, text: await response.text() };
   } catch (error) {
+    // The worker is stopping: not the vendor's failure. The job is released and runs again elsewhere.
+    if (signal.aborted) throw error;
     if (timeout.aborted) throw new ProviderFailure("model_timeout", `vendor did not answer within ${init.timeoutMs} ms`, true);
     throw new ProviderFailure("model_request_failed", `vendor unreachable: ${(error as Error).message}`, true);
   }
+}
+
+// A JSON call with a Bearer key, as vendorA and vendorG make them: POST with `body`, GET without one.
+export function bearerJsonCall(
+  endpoint: ProviderEndpoint,
+  path: string,
+  signal: AbortSignal,
+  options: { body?: unknown; timeoutMs: number },
+): Promise<VendorResponse> {
+  const { body } = options;
+  return vendorFetch(
+    `${endpoint.baseUrl}${path}`,
+    {
+      method: body === undefined ? "GET" : "POST",
+      headers: { authorization: `Bearer ${endpoint.apiKey}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      timeoutMs: options.timeoutMs,
+    },
+    signal,
+  );
 }
 
 export function retryAfterMs(headers: Headers): number | undefined {
@@ -41,6 +64,7 @@ export async function downloadOutput(url: string, signal: AbortSignal, attempts 
       if (response.ok) return Buffer.from(await response.arrayBuffer());
       last = `HTTP ${response.status}`;
     } catch (error) {
+      if (signal.aborted) throw error;
       last = (error as Error).message;
     }
     if (attempt < attempts) await new Promise((resolve) => setTimeout(resolve, 200 * attempt));

@@ -1,4 +1,6 @@
 import type { Config, VendorFamily } from "../config.js";
+import { observeAdapter } from "../observability/provider-metrics.js";
+import type { ServiceMetrics } from "../observability/service-metrics.js";
 import type { ProviderAdapter } from "./types.js";
 import { vendorAAdapter } from "./vendorA/adapter.js";
 import { vendorBAdapter } from "./vendorB/adapter.js";
@@ -24,11 +26,11 @@ export class ProviderRegistry {
   private readonly adapters = new Map<VendorFamily, ProviderAdapter>();
   private readonly configured: ReadonlySet<VendorFamily>;
 
-  constructor(config: Config) {
+  constructor(config: Config, metrics: ServiceMetrics) {
     this.configured = new Set(Object.keys(config.providers) as VendorFamily[]);
     for (const [family, endpoint] of Object.entries(config.providers) as [VendorFamily, NonNullable<Config["providers"][VendorFamily]>][]) {
       const factory = FACTORIES[family];
-      if (factory) this.adapters.set(family, factory(endpoint));
+      if (factory) this.adapters.set(family, observeAdapter(factory(endpoint), metrics));
     }
   }
 

@@ -6,22 +6,28 @@ import type { FaultKind } from "../faults.js";
 import type { EmulatorContext } from "../vendor-family.js";
 import { isRecord, parseJsonBody } from "./raw-json-body.js";
 
-// What every synchronous vendorA call of the music and voice-clone routes shares (docs/providers/vendorA.md):
-// Bearer key, vendor-side errors as HTTP 200 with a non-zero base_resp.status_code, a `data.status` of 2 for
-// finished work, and the scripted faults answered the way speech answers them.
+// What the vendorA routes share (docs/providers/vendorA.md): Bearer key, vendor-side errors as HTTP 200 with a
+// non-zero base_resp.status_code (one table of codes, worded per route), the two transport faults; and for the
+// synchronous calls of the music and voice-clone routes, a `data.status` of 2 for finished work and the scripted
+// faults answered the way speech answers them.
 
 const FAMILY = "vendorA";
 const DEFAULT_RETRY_AFTER_SECONDS = 1;
 export const FINISHED = 2;
 const UNDOCUMENTED_STATUS = 7;
 
+export interface BaseResponse {
+  status_code: number;
+  status_msg: string;
+}
+
 export const BASE = {
   success: { status_code: 0, status_msg: "success" },
   rateLimited: { status_code: 1002, status_msg: "rate limit exceeded" },
   authenticationFailed: { status_code: 1004, status_msg: "authentication failed" },
-};
+} satisfies Record<string, BaseResponse>;
 
-export function invalidParams(detail: string) {
+export function invalidParams(detail: string): BaseResponse {
   return { status_code: 2013, status_msg: `invalid params, ${detail}` };
 }
 
@@ -34,6 +40,30 @@ export interface FaultWording {
   internalError: string;
   inputFlagged: string;
   outputBlocked: string;
+}
+
+// The family's base_resp values in one route's words.
+export function vendorAStatus(wording: FaultWording) {
+  return {
+    ...BASE,
+    internalError: { status_code: 1000, status_msg: `internal error: ${wording.internalError}` },
+    inputFlagged: { status_code: 1026, status_msg: `input new_sensitive: ${wording.inputFlagged}` },
+    outputBlocked: { status_code: 1027, status_msg: `output new_sensitive: ${wording.outputBlocked}` },
+  } satisfies Record<string, BaseResponse>;
+}
+
+// The faults every route answers alike: a 500 with the route's internal error, a 429 with Retry-After.
+export function sendHttpFault(
+  kind: "http_500" | "http_429",
+  retryAfterSeconds: number | undefined,
+  reply: FastifyReply,
+  internalError: BaseResponse,
+) {
+  if (kind === "http_500") return reply.code(500).send({ base_resp: internalError });
+  return reply
+    .code(429)
+    .header("retry-after", String(retryAfterSeconds ?? DEFAULT_RETRY_AFTER_SECONDS))
+    .send({ base_resp: BASE.rateLimited });
 }
 
 // A call to go on with: its body, and whether the bad_download fault makes the files it produces undownloadable.
@@ -85,18 +115,15 @@ function sendFault(
   reply: FastifyReply,
   wording: FaultWording,
 ) {
+  const status = vendorAStatus(wording);
   switch (kind) {
     case "http_500":
-      return reply.code(500).send({ base_resp: { status_code: 1000, status_msg: `internal error: ${wording.internalError}` } });
     case "http_429":
-      return reply
-        .code(429)
-        .header("retry-after", String(retryAfterSeconds ?? DEFAULT_RETRY_AFTER_SECONDS))
-        .send({ base_resp: BASE.rateLimited });
+      return sendHttpFault(kind, retryAfterSeconds, reply, status.internalError);
     case "safety":
-      return reply.send({ base_resp: { status_code: 1026, status_msg: `input new_sensitive: ${wording.inputFlagged}` }, trace_id: traceId() });
+      return reply.send({ base_resp: status.inputFlagged, trace_id: traceId() });
     case "content_filtered":
-      return reply.send({ base_resp: { status_code: 1027, status_msg: `output new_sensitive: ${wording.outputBlocked}` }, trace_id: traceId() });
+      return reply.send({ base_resp: status.outputBlocked, trace_id: traceId() });
     case "unknown_status":
       return reply.send({ base_resp: BASE.success, data: { status: UNDOCUMENTED_STATUS }, trace_id: traceId() });
     case "malformed":

@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import { setTimeout as delay } from "node:timers/promises";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
@@ -8,6 +7,7 @@ import { answerAbout, describePicture, imageTokens, textTokens } from "../media/
 import { downloadPictures, InputPictureError } from "../media/input-pictures.js";
 import type { EmulatorContext } from "../vendor-family.js";
 import { acceptRawBodies, isRecord, parseJsonBody } from "./raw-json-body.js";
+import { invalidParams, sendHttpFault, traceId, vendorAStatus } from "./vendor-a-calls.js";
 
 // vendorA chat completions (docs/providers/vendorA-image.md), the multimodal model vendorA-M3 reading images:
 // synchronous, Bearer key, errors as a non-zero base_resp.status_code (mostly under HTTP 200) like the family's
@@ -15,18 +15,10 @@ import { acceptRawBodies, isRecord, parseJsonBody } from "./raw-json-body.js";
 // both ways and the images read.
 
 const FAMILY = "vendorA";
-const DEFAULT_RETRY_AFTER_SECONDS = 1;
 // A finish reason the protocol does not document, for the unknown_status fault.
 const UNDOCUMENTED_FINISH_REASON = "paused";
 
-const STATUS = {
-  success: { status_code: 0, status_msg: "success" },
-  internalError: { status_code: 1000, status_msg: "internal error: multimodal engine unavailable" },
-  rateLimited: { status_code: 1002, status_msg: "rate limit exceeded" },
-  authenticationFailed: { status_code: 1004, status_msg: "authentication failed" },
-  inputFlagged: { status_code: 1026, status_msg: "input new_sensitive: request flagged by safety review" },
-  outputBlocked: { status_code: 1027, status_msg: "output new_sensitive: reply blocked" },
-};
+const STATUS = vendorAStatus({ internalError: "multimodal engine unavailable", inputFlagged: "request flagged by safety review", outputBlocked: "reply blocked" });
 
 const contentPartSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("text"), text: z.string() }).strict(),
@@ -122,12 +114,8 @@ async function completionAnswer(completion: Completion, parts: ContentPart[], im
 function sendFault(kind: Exclude<FaultKind, "hang">, retryAfterSeconds: number | undefined, reply: FastifyReply) {
   switch (kind) {
     case "http_500":
-      return reply.code(500).send({ base_resp: STATUS.internalError });
     case "http_429":
-      return reply
-        .code(429)
-        .header("retry-after", String(retryAfterSeconds ?? DEFAULT_RETRY_AFTER_SECONDS))
-        .send({ base_resp: STATUS.rateLimited });
+      return sendHttpFault(kind, retryAfterSeconds, reply, STATUS.internalError);
     case "safety":
       return reply.send({ id: traceId(), base_resp: STATUS.inputFlagged });
     case "content_filtered":
@@ -146,10 +134,3 @@ function sendFault(kind: Exclude<FaultKind, "hang">, retryAfterSeconds: number |
   }
 }
 
-function invalidParams(detail: string) {
-  return { status_code: 2013, status_msg: `invalid params, ${detail}` };
-}
-
-function traceId(): string {
-  return randomBytes(16).toString("hex");
-}

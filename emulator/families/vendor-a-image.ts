@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import { setTimeout as delay } from "node:timers/promises";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
@@ -9,6 +8,7 @@ import { downloadPictures, InputPictureError } from "../media/input-pictures.js"
 import { storeImageSet, storePicture } from "../media/stored-images.js";
 import type { EmulatorContext } from "../vendor-family.js";
 import { acceptRawBodies, isRecord, parseJsonBody } from "./raw-json-body.js";
+import { invalidParams, sendHttpFault, traceId, vendorAStatus } from "./vendor-a-calls.js";
 
 // vendorA images (image-01-live): synchronous like vendorA speech (docs/providers/vendorA-image.md). One POST answers
 // with download URLs, served by the family's /v1/files route; vendor-side errors come back with a non-zero
@@ -16,16 +16,8 @@ import { acceptRawBodies, isRecord, parseJsonBody } from "./raw-json-body.js";
 // call image-to-image (`style`: the picture restyled) or an edit (`base`: the picture edited).
 
 const FAMILY = "vendorA";
-const DEFAULT_RETRY_AFTER_SECONDS = 1;
 
-const STATUS = {
-  success: { status_code: 0, status_msg: "success" },
-  internalError: { status_code: 1000, status_msg: "internal error: image engine unavailable" },
-  rateLimited: { status_code: 1002, status_msg: "rate limit exceeded" },
-  authenticationFailed: { status_code: 1004, status_msg: "authentication failed" },
-  inputFlagged: { status_code: 1026, status_msg: "input new_sensitive: prompt flagged by safety review" },
-  outputBlocked: { status_code: 1027, status_msg: "output new_sensitive: generated image blocked" },
-};
+const STATUS = vendorAStatus({ internalError: "image engine unavailable", inputFlagged: "prompt flagged by safety review", outputBlocked: "generated image blocked" });
 
 const imageRequestSchema = z
   .object({
@@ -131,12 +123,8 @@ function sendFault(
 ) {
   switch (kind) {
     case "http_500":
-      return reply.code(500).send({ base_resp: STATUS.internalError });
     case "http_429":
-      return reply
-        .code(429)
-        .header("retry-after", String(retryAfterSeconds ?? DEFAULT_RETRY_AFTER_SECONDS))
-        .send({ base_resp: STATUS.rateLimited });
+      return sendHttpFault(kind, retryAfterSeconds, reply, STATUS.internalError);
     case "safety":
       return reply.send({ id: traceId(), base_resp: STATUS.inputFlagged });
     case "content_filtered":
@@ -154,10 +142,3 @@ function sendFault(
   }
 }
 
-function invalidParams(detail: string) {
-  return { status_code: 2013, status_msg: `invalid params, ${detail}` };
-}
-
-function traceId(): string {
-  return randomBytes(16).toString("hex");
-}

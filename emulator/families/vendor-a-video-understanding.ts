@@ -9,6 +9,7 @@ import { fetchMedia, MaterialError } from "../media/video-materials.js";
 import { sampleVideo } from "../media/video-sampling.js";
 import type { EmulatorContext } from "../vendor-family.js";
 import { isRecord, parseJsonBody } from "./raw-json-body.js";
+import { invalidParams, sendHttpFault, vendorAStatus } from "./vendor-a-calls.js";
 
 // vendorA-M3 video understanding (docs/providers/vendorA.md, "Video understanding"): one synchronous call with
 // the family's chat-completion shapes. The user message holds the prompt and a video URL; the vendor downloads
@@ -16,24 +17,12 @@ import { isRecord, parseJsonBody } from "./raw-json-body.js";
 
 const FAMILY = "vendorA";
 const PATH = "/v1/video_understanding";
-const DEFAULT_RETRY_AFTER_SECONDS = 1;
 // How many colours each sampled frame is described by, per detail level.
 const COLOURS_PER_FRAME = { low: 1, default: 2, high: 3 } as const;
 const TOKENS_PER_FRAME = 85;
 const CHARACTERS_PER_TOKEN = 4;
 
-const STATUS = {
-  success: { status_code: 0, status_msg: "success" },
-  internalError: { status_code: 1000, status_msg: "internal error: video understanding engine unavailable" },
-  rateLimited: { status_code: 1002, status_msg: "rate limit exceeded" },
-  authenticationFailed: { status_code: 1004, status_msg: "authentication failed" },
-  inputFlagged: { status_code: 1026, status_msg: "input new_sensitive: video flagged by safety review" },
-  outputBlocked: { status_code: 1027, status_msg: "output new_sensitive: answer blocked" },
-};
-
-function invalidParams(detail: string) {
-  return { status_code: 2013, status_msg: `invalid params, ${detail}` };
-}
+const STATUS = vendorAStatus({ internalError: "video understanding engine unavailable", inputFlagged: "video flagged by safety review", outputBlocked: "answer blocked" });
 
 const textPart = z.object({ type: z.literal("text"), text: z.string().min(1) }).strict();
 const videoPart = z
@@ -121,12 +110,8 @@ async function understand(request: FastifyRequest, reply: FastifyReply, context:
 function sendFault(kind: Exclude<FaultKind, "hang" | "bad_download">, retryAfterSeconds: number | undefined, reply: FastifyReply) {
   switch (kind) {
     case "http_500":
-      return reply.code(500).send({ base_resp: STATUS.internalError });
     case "http_429":
-      return reply
-        .code(429)
-        .header("retry-after", String(retryAfterSeconds ?? DEFAULT_RETRY_AFTER_SECONDS))
-        .send({ base_resp: STATUS.rateLimited });
+      return sendHttpFault(kind, retryAfterSeconds, reply, STATUS.internalError);
     case "safety":
       return reply.send({ base_resp: STATUS.inputFlagged });
     case "content_filtered":

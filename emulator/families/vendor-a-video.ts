@@ -9,6 +9,7 @@ import { acceptVideoRequest } from "../video-acceptance.js";
 import { capabilityOf } from "../video-input-limits.js";
 import { isJobFault, VideoJobBoard, type JobFault, type VideoJob } from "../video-jobs.js";
 import { isRecord, parseJsonBody } from "./raw-json-body.js";
+import { invalidParams, sendHttpFault, vendorAStatus } from "./vendor-a-calls.js";
 
 // vendorA video (docs/providers/vendorA.md, "Video"): submit a generation task (from a prompt, strict first and
 // last frames, or subject reference images, all by URL), query it until Success or Fail,
@@ -20,21 +21,11 @@ const FAMILY = "vendorA";
 const SUBMIT_PATH = "/v1/video_generation";
 // A task is seen Processing once before it can succeed.
 const RUNNING_PROGRESS = [50];
-const DEFAULT_RETRY_AFTER_SECONDS = 1;
 
 const STATUS = {
-  success: { status_code: 0, status_msg: "success" },
-  internalError: { status_code: 1000, status_msg: "internal error: video engine unavailable" },
-  rateLimited: { status_code: 1002, status_msg: "rate limit exceeded" },
-  authenticationFailed: { status_code: 1004, status_msg: "authentication failed" },
-  inputFlagged: { status_code: 1026, status_msg: "input new_sensitive: prompt flagged by safety review" },
-  outputBlocked: { status_code: 1027, status_msg: "output new_sensitive: generated video blocked" },
+  ...vendorAStatus({ internalError: "video engine unavailable", inputFlagged: "prompt flagged by safety review", outputBlocked: "generated video blocked" }),
   generationFailed: { status_code: 1000, status_msg: "internal error: video generation failed" },
 };
-
-function invalidParams(detail: string) {
-  return { status_code: 2013, status_msg: `invalid params, ${detail}` };
-}
 
 const videoRequestSchema = z
   .object({
@@ -147,12 +138,8 @@ async function submitVideo(
 function sendFault(kind: Exclude<FaultKind, JobFault>, retryAfterSeconds: number | undefined, reply: FastifyReply) {
   switch (kind) {
     case "http_500":
-      return reply.code(500).send({ base_resp: STATUS.internalError });
     case "http_429":
-      return reply
-        .code(429)
-        .header("retry-after", String(retryAfterSeconds ?? DEFAULT_RETRY_AFTER_SECONDS))
-        .send({ base_resp: STATUS.rateLimited });
+      return sendHttpFault(kind, retryAfterSeconds, reply, STATUS.internalError);
     case "safety":
       return reply.send({ base_resp: STATUS.inputFlagged });
     case "malformed":

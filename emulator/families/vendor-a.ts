@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import { createReadStream } from "node:fs";
 import { setTimeout as delay } from "node:timers/promises";
 import type { FastifyReply, FastifyRequest } from "fastify";
@@ -14,6 +13,7 @@ import { registerVendorAVideoRoutes } from "./vendor-a-video.js";
 import { registerVendorAVideoUnderstandingRoutes } from "./vendor-a-video-understanding.js";
 import { registerVendorAVoiceCloneRoutes } from "./vendor-a-voice-clone.js";
 import type { EmulatorContext, VendorFamily } from "../vendor-family.js";
+import { invalidParams, sendHttpFault, traceId, vendorAStatus } from "./vendor-a-calls.js";
 
 // vendorA speech: a synchronous text-to-speech API. Like the real vendor it answers vendor-side errors with
 // HTTP 200 and a non-zero base_resp.status_code, and hands back the audio as a URL to download.
@@ -23,7 +23,6 @@ const MODELS = ["vendorA-speech-2.8-hd", "vendorA-speech-2.8-turbo"] as const;
 const MAX_TEXT_CHARACTERS = 10_000;
 const TASK_STATUS_SUCCEEDED = 2;
 const UNDOCUMENTED_TASK_STATUS = 7;
-const DEFAULT_RETRY_AFTER_SECONDS = 1;
 
 const COMMON_SAMPLE_RATES = [8000, 16000, 22050, 24000, 32000, 44100, 48000];
 const SUPPORTED_SAMPLE_RATES: Record<AudioFormat, readonly number[]> = {
@@ -69,23 +68,7 @@ const speechRequestSchema = z
   });
 type SpeechRequestBody = z.infer<typeof speechRequestSchema>;
 
-interface BaseResponse {
-  status_code: number;
-  status_msg: string;
-}
-
-const STATUS = {
-  success: { status_code: 0, status_msg: "success" },
-  internalError: { status_code: 1000, status_msg: "internal error: upstream synthesis engine crashed" },
-  rateLimited: { status_code: 1002, status_msg: "rate limit exceeded" },
-  authenticationFailed: { status_code: 1004, status_msg: "authentication failed" },
-  inputFlagged: { status_code: 1026, status_msg: "input new_sensitive: content flagged by safety review" },
-  outputBlocked: { status_code: 1027, status_msg: "output new_sensitive: generated audio blocked" },
-} satisfies Record<string, BaseResponse>;
-
-function invalidParams(detail: string): BaseResponse {
-  return { status_code: 2013, status_msg: `invalid params, ${detail}` };
-}
+const STATUS = vendorAStatus({ internalError: "upstream synthesis engine crashed", inputFlagged: "content flagged by safety review", outputBlocked: "generated audio blocked" });
 
 export const vendorAFamily: VendorFamily = {
   name: FAMILY,
@@ -176,12 +159,8 @@ async function submitSpeech(request: FastifyRequest, reply: FastifyReply, contex
 function sendFault(kind: Exclude<FaultKind, "hang" | "bad_download">, retryAfterSeconds: number | undefined, reply: FastifyReply) {
   switch (kind) {
     case "http_500":
-      return reply.code(500).send({ base_resp: STATUS.internalError });
     case "http_429":
-      return reply
-        .code(429)
-        .header("retry-after", String(retryAfterSeconds ?? DEFAULT_RETRY_AFTER_SECONDS))
-        .send({ base_resp: STATUS.rateLimited });
+      return sendHttpFault(kind, retryAfterSeconds, reply, STATUS.internalError);
     case "safety":
       return reply.send({ base_resp: STATUS.inputFlagged, trace_id: traceId() });
     case "content_filtered":
@@ -238,6 +217,3 @@ function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-function traceId(): string {
-  return randomBytes(16).toString("hex");
-}

@@ -1,5 +1,5 @@
 import { decodeRgb, type InputPicture } from "./input-pictures.js";
-import { nearestColourName, rgbHex } from "./named-colours.js";
+import { dominantColours, type DominantColour } from "./named-colours.js";
 
 // The emulator's vision model: what it says about images is measured from the pixels it decoded (size, format,
 // the colours covering most of each picture), never canned, so a test can tell that the images were really read.
@@ -8,12 +8,6 @@ import { nearestColourName, rgbHex } from "./named-colours.js";
 
 export type Detail = "default" | "low" | "high";
 
-export interface DominantColour {
-  name: string;
-  hex: string;
-  // The share of the picture, 0 to 1.
-  share: number;
-}
 
 export interface PictureFacts {
   width: number;
@@ -22,8 +16,6 @@ export interface PictureFacts {
   dominantColours: DominantColour[];
 }
 
-// Colours covering less than this share of a picture are not worth naming.
-const MIN_SHARE = 0.05;
 // Colours are counted on a copy at most this many pixels across: enough for shares to the percent.
 const ANALYSIS_EDGE = 256;
 const FORMAT_NAMES: Readonly<Record<string, string>> = { png: "PNG", mjpeg: "JPEG", webp: "WebP", gif: "GIF" };
@@ -40,27 +32,8 @@ export async function describePicture(picture: InputPicture): Promise<PictureFac
   const height = Math.max(1, Math.round(picture.height * scale));
   // Nearest-neighbour sampling keeps the picture's own colours; averaging would invent blends at every edge.
   const rgb = await decodeRgb(picture, width, height, "neighbor");
-  const classes = new Map<string, { pixels: number; sums: [number, number, number] }>();
-  for (let at = 0; at < rgb.length; at += 3) {
-    const [r, g, b] = [rgb[at]!, rgb[at + 1]!, rgb[at + 2]!];
-    const name = nearestColourName(r, g, b);
-    const entry = classes.get(name) ?? { pixels: 0, sums: [0, 0, 0] };
-    entry.pixels += 1;
-    entry.sums[0] += r;
-    entry.sums[1] += g;
-    entry.sums[2] += b;
-    classes.set(name, entry);
-  }
-  const pixels = rgb.length / 3;
-  const dominantColours = [...classes]
-    .map(([name, { pixels: count, sums }]) => ({
-      name,
-      hex: rgbHex(sums.map((sum) => Math.round(sum / count)) as unknown as [number, number, number]),
-      share: count / pixels,
-    }))
-    .filter((colour) => colour.share >= MIN_SHARE)
-    .sort((a, b) => b.share - a.share);
-  return { width: picture.width, height: picture.height, format: FORMAT_NAMES[picture.codec] ?? picture.codec, dominantColours };
+  const colours = dominantColours(rgb);
+  return { width: picture.width, height: picture.height, format: FORMAT_NAMES[picture.codec] ?? picture.codec, dominantColours: colours };
 }
 
 const percent = (share: number) => `${Math.round(share * 100)}%`;

@@ -54,3 +54,38 @@ export function nearestColourName(r: number, g: number, b: number): string {
 export function rgbHex([r, g, b]: Rgb): string {
   return `#${[r, g, b].map((channel) => channel.toString(16).padStart(2, "0")).join("").toUpperCase()}`;
 }
+
+// A colour seen in a picture or frame: its nearest named colour, the average of the pixels it names, and its share.
+export interface DominantColour {
+  name: string;
+  hex: string;
+  // The share of the pixels, 0 to 1.
+  share: number;
+}
+
+// Colours covering less than this share of a picture are not worth naming.
+const MIN_SHARE = 0.05;
+
+// The named colours of packed RGB pixels, largest share first.
+export function dominantColours(rgb: Uint8Array): DominantColour[] {
+  const classes = new Map<string, { pixels: number; sums: [number, number, number] }>();
+  for (let at = 0; at < rgb.length; at += 3) {
+    const [r, g, b] = [rgb[at]!, rgb[at + 1]!, rgb[at + 2]!];
+    const name = nearestColourName(r, g, b);
+    const entry = classes.get(name) ?? { pixels: 0, sums: [0, 0, 0] };
+    entry.pixels += 1;
+    entry.sums[0] += r;
+    entry.sums[1] += g;
+    entry.sums[2] += b;
+    classes.set(name, entry);
+  }
+  const pixels = rgb.length / 3;
+  return [...classes]
+    .map(([name, { pixels: n, sums }]) => ({
+      name,
+      hex: rgbHex([Math.round(sums[0] / n), Math.round(sums[1] / n), Math.round(sums[2] / n)]),
+      share: n / pixels,
+    }))
+    .filter((colour) => colour.share >= MIN_SHARE)
+    .sort((a, b) => b.share - a.share);
+}

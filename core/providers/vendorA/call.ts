@@ -1,5 +1,5 @@
 import type { ProviderEndpoint } from "../../config.js";
-import { retryAfterMs, vendorFetch, type VendorResponse } from "../http.js";
+import { bearerJsonCall, retryAfterMs, type VendorResponse } from "../http.js";
 import { jsonAnswer } from "../json-answer.js";
 import { ProviderFailure } from "../types.js";
 
@@ -39,17 +39,7 @@ export async function callVendorA<T extends { base_resp?: BaseResp }>(
   signal: AbortSignal,
   options: { body?: unknown; timeoutMs: number },
 ): Promise<T> {
-  const { body } = options;
-  const response = await vendorFetch(
-    `${endpoint.baseUrl}${path}`,
-    {
-      method: body === undefined ? "GET" : "POST",
-      headers: { authorization: `Bearer ${endpoint.apiKey}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-      timeoutMs: options.timeoutMs,
-    },
-    signal,
-  );
+  const response = await bearerJsonCall(endpoint, path, signal, options);
   const answer = jsonAnswer(response.text) as T | undefined;
   if (typeof answer !== "object" || answer === null) {
     if (response.status !== 200) throw failureOf({}, response);
