@@ -1,9 +1,9 @@
-import { createServer, type AddressInfo } from "node:net";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { generateDevSigningKey, mintDevAccessToken, type DevSigningKey, type Scope, SCOPES } from "../../core/index.js";
 import { providerEnvNames, type VendorFamily } from "../../core/config.js";
 import { startMcpHttpServer, type McpHttpServer } from "../../mcp-server/http.js";
-import { startHarness, TEST_CALLBACK_SECRET_KEY, type Harness, type HarnessOptions } from "../support/harness.js";
+import { freePort, startHarness, TEST_CALLBACK_SECRET_KEY, type Harness, type HarnessOptions } from "../support/harness.js";
+export { freePort };
 
 export const PROTOCOLS = ["2025-11-25", "2026-07-28"] as const;
 export type Protocol = (typeof PROTOCOLS)[number];
@@ -21,16 +21,6 @@ export interface McpHarness {
   close(): Promise<void>;
 }
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 // The harness (database, emulator, REST server, worker) plus the MCP HTTP server in-process on a real port, with
 // the local development issuer configured so tests mint real access tokens.

@@ -26,7 +26,7 @@ export async function createTask(h: Harness, path: string, body: Record<string, 
 }
 
 // Follows a task to a terminal state, keeping every progress percentage seen on the way.
-export async function followTask(h: Harness, taskId: string, timeoutMs = 25_000) {
+export async function followTask(h: Harness, taskId: string, timeoutMs = 45_000) {
   const percents: number[] = [];
   const until = Date.now() + timeoutMs;
   for (;;) {

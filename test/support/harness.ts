@@ -6,11 +6,12 @@ import { sql } from "drizzle-orm";
 import { Logger, type Runner } from "graphile-worker";
 import { admin, createCore, loadConfig, parseCredits, type Core } from "../../core/index.js";
 import type { Area } from "../../core/auth/areas.js";
-import { providerEnvNames, VENDOR_FAMILIES } from "../../core/config.js";
+import { emulatorProviderEnv } from "../../core/config.js";
 import { startEmulator } from "../../emulator/server.js";
 import { buildRestApp } from "../../rest-server/app.js";
 import { startWorker } from "../../worker/runner.js";
 import { createTestDatabase } from "./databases.js";
+import { ledgerInvariantViolations } from "./ledger-invariant.js";
 
 // The key the harness encrypts callback signing secrets with, so tests can read what is stored at rest.
 export const TEST_CALLBACK_SECRET_KEY = Buffer.alloc(32, 7).toString("base64");
@@ -28,6 +29,8 @@ export interface Harness {
   tenantId: string;
   core: Core;
   databaseUrl: string;
+  // The settings the harness runs on, for a service process a test starts beside it.
+  env: Record<string, string>;
   request(method: string, path: string, options?: RequestOptions): Promise<ApiResponse>;
   newTenant(credits?: string, areas?: Area[]): Promise<{ tenantId: string; apiKey: string; keyId: string }>;
   startWorker(): Promise<void>;
@@ -56,27 +59,22 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const database = await createTestDatabase();
   const emulator = await startEmulator({ port: 0 });
   const artifactDir = await mkdtemp(path.join(tmpdir(), "svc-artifacts-"));
-  const config = loadConfig({
+  const env: Record<string, string> = {
     DATABASE_URL: database.url,
     ARTIFACT_URL_SECRET: "test-secret-test-secret-test-secret-0123",
     CALLBACK_SECRET_ENCRYPTION_KEY: TEST_CALLBACK_SECRET_KEY,
     ARTIFACT_DIR: artifactDir,
-    ...Object.fromEntries(
-      VENDOR_FAMILIES.flatMap((family) => {
-        const names = providerEnvNames(family);
-        return [
-          [names.baseUrl, `${emulator.url}/${family}`],
-          [names.apiKey, "emulator"],
-        ];
-      }),
-    ),
+    ...emulatorProviderEnv(emulator.url),
     PROVIDER_RETRY_BASE_MS: "50",
     // Test bodies name https://example.com media; on this closed network fetching them fails, and should fail fast.
     MEDIA_FETCH_TIMEOUT_MS: "2000",
     PORT: String(await freePort()),
     WORKER_CONCURRENCY: "4",
+    // graphile-worker's abort at stop, as before SHUTDOWN_TIMEOUT_MS existed: a hanging job holds a close 5 s at most.
+    SHUTDOWN_TIMEOUT_MS: "5000",
     ...options.env,
-  });
+  };
+  const config = loadConfig(env);
   const core = createCore(config, { dbPoolSize: 6 });
   const server = buildRestApp(core, { forceCloseConnections: true });
   await server.listen({ host: config.host, port: config.port });
@@ -93,6 +91,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     tenantId: tenant.id,
     core,
     databaseUrl: database.url,
+    env,
     async request(method, urlPath, req = {}) {
       const headers: Record<string, string> = { ...req.headers };
       const apiKey = req.apiKey === undefined ? key.key : req.apiKey;
@@ -125,13 +124,16 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
         runner = null;
       }
     },
+    // Also where every test file's credits are checked: the ledger invariant must hold once its tests are done.
     async close() {
       await timed("stop worker", () => harness.stopWorker());
       await timed("close REST server", () => server.close());
+      const violations = await ledgerInvariantViolations(core.db).catch((error: Error) => [`not checked: ${error.message}`]);
       await timed("close core", () => core.close());
       await timed("close emulator", () => emulator.close());
       await timed("drop database", () => database.drop());
       await rm(artifactDir, { recursive: true, force: true });
+      if (violations.length > 0) throw new Error(`the ledger invariant does not hold:\n${violations.join("\n")}`);
     },
   };
   if (options.worker) await harness.startWorker();
@@ -144,7 +146,7 @@ export async function waitForTask(
   statuses: string[],
   options: { timeoutMs?: number; apiKey?: string } = {},
 ) {
-  const until = Date.now() + (options.timeoutMs ?? 20_000);
+  const until = Date.now() + (options.timeoutMs ?? 45_000);
   for (;;) {
     const response = await harness.request("GET", `/v1/tasks/${taskId}`, { apiKey: options.apiKey });
     if (statuses.includes(response.body?.status)) return response.body;
@@ -186,7 +188,7 @@ async function timed(step: string, action: () => Promise<unknown>): Promise<void
   }
 }
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
     probe.once("error", reject);
