@@ -1,0 +1,61 @@
+import { performance } from "node:perf_hooks";
+import postgres from "postgres";
+import { launch, type BenchProcess } from "./processes.js";
+import { SETTINGS } from "./settings.js";
+import { percentile, sleep, until } from "./stats.js";
+
+// graphile-worker on its own (bench/noop-worker.ts), the reference for the worker figures: how many no-op jobs one
+// process runs per second from a filled queue, and how long a job added to an idle worker waits to start.
+
+interface NoopReport {
+  firstStartMs: number;
+  lastEndMs: number;
+  done: number;
+  waitsMs: number[];
+}
+
+function noopWorker(databaseUrl: string, jobs: number): BenchProcess {
+  return launch("no-op worker", "bench/noop-worker.ts", {
+    ...process.env,
+    DATABASE_URL: databaseUrl,
+    JOBS: String(jobs),
+    CONCURRENCY: String(SETTINGS.workerConcurrency),
+  });
+}
+
+async function reportOf(worker: BenchProcess): Promise<NoopReport> {
+  const code = await worker.exited;
+  const last = worker.stdout().trim().split("\n").pop() ?? "";
+  if (code !== 0 || !last.startsWith("{")) throw new Error(`the no-op worker failed (exit ${code})`);
+  return JSON.parse(last) as NoopReport;
+}
+
+export async function measureNoopThroughput(databaseUrl: string): Promise<number> {
+  const sql = postgres(databaseUrl, { max: 1, onnotice: () => {} });
+  try {
+    await sql`
+      select count(*) from graphile_worker.add_jobs(array(
+        select ('noop', '{}', null, null, null, null, null, null)::graphile_worker.job_spec
+          from generate_series(1, ${SETTINGS.noopJobs})))`;
+  } finally {
+    await sql.end({ timeout: 5 });
+  }
+  const report = await reportOf(noopWorker(databaseUrl, SETTINGS.noopJobs));
+  return (report.done * 1000) / (report.lastEndMs - report.firstStartMs);
+}
+
+export async function measureNoopLatency(databaseUrl: string): Promise<{ p50Ms: number; p99Ms: number }> {
+  const sql = postgres(databaseUrl, { max: 1, onnotice: () => {} });
+  try {
+    const worker = noopWorker(databaseUrl, SETTINGS.latencySamples);
+    await until("the no-op worker to listen", async () => worker.stdout().includes("ready"), 30_000);
+    for (let n = 0; n < SETTINGS.latencySamples; n++) {
+      await sql`select graphile_worker.add_job('noop', json_build_object('enqueued_at', ${performance.timeOrigin + performance.now()}::float8))`;
+      await sleep(SETTINGS.latencySpacingMs);
+    }
+    const waits = (await reportOf(worker)).waitsMs;
+    return { p50Ms: percentile(waits, 50), p99Ms: percentile(waits, 99) };
+  } finally {
+    await sql.end({ timeout: 5 });
+  }
+}

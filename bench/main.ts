@@ -1,0 +1,97 @@
+import { readFileSync } from "node:fs";
+import { writeFile } from "node:fs/promises";
+import path from "node:path";
+import { migrateDatabase } from "../core/index.js";
+import { measureNoopLatency, measureNoopThroughput } from "./job-reference.js";
+import { measurePair } from "./paired.js";
+import { createSide, discardQueuedJobs, readSide } from "./phases/admission.js";
+import { measureCompletion } from "./phases/completion.js";
+import { measureInFlight } from "./phases/in-flight.js";
+import { measureAdmissionToRunning } from "./phases/latency.js";
+import { openBenchDatabase, type BenchDatabase } from "./postgres.js";
+import { PROJECT_ROOT } from "./processes.js";
+import { startReferenceServer, type ReferenceServer } from "./reference-server.js";
+import { resultsDocument, resultsTable, type BenchResults } from "./report.js";
+import { startService, type RunningService } from "./service.js";
+import { ENHANCE_BODY, SETTINGS, SPEECH_BODY } from "./settings.js";
+
+// `npm run bench`: the references and the service measured side by side in one run, then one table printed and
+// written to bench/RESULTS.md. Everything it starts (Postgres when embedded, the service's processes) and
+// everything it stores (its own database, artifacts) is gone when it ends, also on Ctrl-C or failure.
+
+const log = (line: string) => console.log(`[bench] ${line}`);
+const TENANT_CREDITS = "100000000";
+const ENHANCE = { path: "/v1/videos/prompts/enhance", body: ENHANCE_BODY };
+const SPEECH = { path: "/v1/audio/speech", body: SPEECH_BODY };
+
+const startedAt = Date.now();
+const loadAverage = readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(", ");
+let database: BenchDatabase | null = null;
+let reference: ReferenceServer | null = null;
+let service: RunningService | null = null;
+let cleaning: Promise<void> | null = null;
+function cleanUp(): Promise<void> {
+  cleaning ??= (async () => {
+    const report = (what: string) => (error: unknown) => console.error(`[bench] ${what}:`, error);
+    await Promise.all([reference?.close().catch(report("stopping the reference server")), service?.close().catch(report("stopping the service"))]);
+    await database?.close().catch(report("removing the database"));
+  })();
+  return cleaning;
+}
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.once(signal, () => void cleanUp().finally(() => process.exit(130)));
+}
+
+try {
+  database = await openBenchDatabase(log);
+  await migrateDatabase(database.url);
+  reference = await startReferenceServer(database.url);
+  service = await startService(database.url);
+  const creator = await service.newTenant(TENANT_CREDITS);
+
+  log(`create: POST /v1/audio/speech against a bare INSERT, ${SETTINGS.connections} connections`);
+  const create = await measurePair(service.core, reference.insertSide, createSide(service, creator.apiKey));
+  log("read: GET /v1/tasks/{id} against a bare GET by primary key");
+  const read = await measurePair(service.core, await reference.getSide(), await readSide(service, creator.tenantId, creator.apiKey));
+  await reference.close();
+  reference = null;
+  await discardQueuedJobs(service);
+
+  log(`reference: ${SETTINGS.noopJobs} graphile-worker no-op jobs`);
+  const noopJobsPerSecond = await measureNoopThroughput(database.url);
+  log(`to completion: ${SETTINGS.completionTasks} prompt enhancements`);
+  const completion = await measureCompletion(service, await service.newTenant(TENANT_CREDITS), ENHANCE, SETTINGS.completionTasks);
+  log(`to completion: ${SETTINGS.speechCompletionTasks} speech tasks`);
+  const speechCompletion = await measureCompletion(service, await service.newTenant(TENANT_CREDITS), SPEECH, SETTINGS.speechCompletionTasks);
+  await service.stopWorker();
+  log("reference: no-op job from enqueue to start");
+  const noopLatency = await measureNoopLatency(database.url);
+  log("admission to running");
+  const latency = await measureAdmissionToRunning(service, await service.newTenant(TENANT_CREDITS), ENHANCE);
+  log(`in flight: ${SETTINGS.inFlightTasks} video tasks pending at the emulator`);
+  const inFlight = await measureInFlight(service, await service.newTenant(TENANT_CREDITS));
+
+  const results: BenchResults = {
+    date: new Date(),
+    postgres: database.server,
+    durationSeconds: (Date.now() - startedAt) / 1000,
+    loadAverage,
+    create,
+    read,
+    noopJobsPerSecond,
+    noopLatency,
+    completion,
+    speechCompletion,
+    latency,
+    inFlight,
+  };
+  console.log(`\n${resultsTable(results)}\n`);
+  await writeFile(path.join(PROJECT_ROOT, "bench", "RESULTS.md"), resultsDocument(results));
+  log("written to bench/RESULTS.md");
+} catch (error) {
+  console.error("[bench] failed:", error);
+  process.exitCode = 1;
+} finally {
+  await cleanUp();
+  log(`finished in ${Math.round((Date.now() - startedAt) / 1000)} s`);
+}

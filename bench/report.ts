@@ -1,0 +1,136 @@
+import { cpus, release, totalmem } from "node:os";
+import type { PairResult, SideResult } from "./paired.js";
+import type { AdmissionToRunning } from "./phases/latency.js";
+import type { Completion } from "./phases/completion.js";
+import type { InFlight } from "./phases/in-flight.js";
+import { SETTINGS } from "./settings.js";
+
+// One table of figures, references, ratios and goals, printed and written to bench/RESULTS.md with the machine
+// and the date, so a result is never read without knowing where it was measured.
+
+export interface BenchResults {
+  date: Date;
+  postgres: string;
+  durationSeconds: number;
+  loadAverage: string;
+  create: PairResult;
+  read: PairResult;
+  noopJobsPerSecond: number;
+  noopLatency: { p50Ms: number; p99Ms: number };
+  completion: Completion;
+  speechCompletion: Completion;
+  latency: AdmissionToRunning;
+  inFlight: InFlight;
+}
+
+const MEMORY_GOAL_BYTES = 250 * 1024 * 1024;
+
+const int = (n: number) => Math.round(n).toLocaleString("en-US");
+const ms = (n: number) => `${n < 10 ? n.toFixed(1) : Math.round(n)} ms`;
+const ratio = (n: number) => `${n.toFixed(2)}×`;
+const mb = (bytes: number) => `${Math.round(bytes / (1024 * 1024))} MB`;
+const verdict = (met: boolean) => (met ? "met" : "**not met**");
+
+function http(r: SideResult): string {
+  const postgres = r.postgresCpuUs === null ? "" : `, Postgres ${int(r.postgresCpuUs)} µs`;
+  return `${int(r.requestsPerSecond)} req/s, p50 ${ms(r.p50Ms)}, p99 ${ms(r.p99Ms)}; CPU per request: server ${int(r.serverCpuUs)} µs${postgres}`;
+}
+
+function pairRatio(pair: PairResult): string {
+  const rounds = pair.roundRatios;
+  return `${ratio(pair.ratio)} (rounds ${ratio(Math.min(...rounds))}–${ratio(Math.max(...rounds))})`;
+}
+
+export function machine(r: Pick<BenchResults, "postgres" | "loadAverage">): string[] {
+  const cpu = cpus();
+  return [
+    `CPU: ${cpu[0]?.model ?? "unknown"} × ${cpu.length}`,
+    `Memory: ${Math.round(totalmem() / 1024 ** 3)} GiB; Linux ${release()}; Node.js ${process.version}`,
+    `Database: ${r.postgres}, on this machine`,
+    `Load average when the run began: ${r.loadAverage} (other work on the machine shares its cores)`,
+  ];
+}
+
+export function resultsTable(r: BenchResults): string {
+  const completionRatio = r.completion.tasksPerSecond / r.noopJobsPerSecond;
+  const peaks = r.inFlight.peakBytes;
+  const highest = Math.max(...Object.values(peaks));
+  const rows = [
+    [
+      "Create: `POST /v1/audio/speech`, a new `Idempotency-Key` each",
+      http(r.create.service),
+      `bare Fastify INSERT: ${http(r.create.reference)}`,
+      pairRatio(r.create),
+      "≥ 1.0×",
+      verdict(r.create.ratio >= 1),
+    ],
+    [
+      "Read: `GET /v1/tasks/{id}`",
+      http(r.read.service),
+      `bare Fastify GET by primary key: ${http(r.read.reference)}`,
+      pairRatio(r.read),
+      "≥ 0.8×",
+      verdict(r.read.ratio >= 0.8),
+    ],
+    [
+      `To completion: ${int(r.completion.tasks)} prompt enhancements`,
+      `${int(r.completion.tasksPerSecond)} tasks/s`,
+      `graphile-worker no-op jobs: ${int(r.noopJobsPerSecond)} jobs/s`,
+      ratio(completionRatio),
+      "≥ 0.2×",
+      verdict(completionRatio >= 0.2),
+    ],
+    [
+      `To completion: ${int(r.speechCompletion.tasks)} speech tasks (synthesis and decoding included)`,
+      `${int(r.speechCompletion.tasksPerSecond)} tasks/s`,
+      "no-op jobs, as above",
+      ratio(r.speechCompletion.tasksPerSecond / r.noopJobsPerSecond),
+      "",
+      "",
+    ],
+    [
+      `Admission → \`running\` (${r.latency.samples} tasks, one at a time)`,
+      `p50 ${ms(r.latency.p50Ms)}, p99 ${ms(r.latency.p99Ms)}`,
+      `no-op job, enqueue → start: p50 ${ms(r.noopLatency.p50Ms)}, p99 ${ms(r.noopLatency.p99Ms)}`,
+      "",
+      "p50 ≤ 5 ms",
+      verdict(r.latency.p50Ms <= 5),
+    ],
+    [
+      `In flight: ${int(r.inFlight.tasks)} video tasks pending at the vendor`,
+      `peak RSS: ${["rest", "worker", "emulator"].map((name) => `${name} ${mb(peaks[name] ?? 0)}`).join(", ")}`,
+      "",
+      "",
+      "each ≤ 250 MB",
+      verdict(highest <= MEMORY_GOAL_BYTES),
+    ],
+  ];
+  const header = ["Measure", "Service", "Reference", "Ratio", "Goal", ""];
+  return [header, header.map(() => "---"), ...rows].map((cells) => `| ${cells.join(" | ")} |`).join("\n");
+}
+
+export function resultsDocument(r: BenchResults): string {
+  return `# Benchmark results
+
+Written by \`npm run bench\` on ${r.date.toISOString()} (the run took ${Math.round(r.durationSeconds)} s).
+
+${machine(r)
+  .map((line) => `- ${line}`)
+  .join("\n")}
+
+${resultsTable(r)}
+
+How it was measured (\`bench/\`): every figure comes from this one run, on one Postgres, with the service as
+separate processes (REST server, worker, vendor emulator without added latency) and \`LOG_LEVEL=warn\`. HTTP loads use
+autocannon with ${SETTINGS.connections} connections: each side is warmed up for ${SETTINGS.warmupSeconds} s, then ${SETTINGS.rounds} rounds of
+${SETTINGS.roundSeconds} s run the reference and the service back to back (a bare Fastify server on the same driver settings,
+beside the service); requests per second are over all rounds, latencies the median round's, CPU per request is the
+serving process' and the run database's Postgres backends' CPU time divided by the requests served. Create uses a new
+\`Idempotency-Key\` per request with no worker running; read cycles over 1,000 of those tasks. Completion admits the
+tasks first and counts from the first task's start to the last one's end, like the no-op reference
+(${int(SETTINGS.noopJobs)} jobs, the same worker concurrency of ${SETTINGS.workerConcurrency}). Admission → running is each task's
+\`started_at − created_at\` for tasks created ${SETTINGS.latencySpacingMs} ms apart with an idle worker (the no-op reference adds jobs
+as far apart). In flight scripts the emulator's \`hang\` fault so every vendorA video job stays running, and samples each
+process' resident memory (\`/proc/<pid>/status\`) from the first admission until ${SETTINGS.inFlightHoldSeconds} s after the last submission.
+`;
+}

@@ -1,0 +1,106 @@
+import { randomBytes } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { admin, createCore, loadConfig, parseCredits, type Core } from "../core/index.js";
+import { emulatorProviderEnv } from "../core/config.js";
+import { freePort, launch, waitForHttp, type BenchProcess } from "./processes.js";
+import { SETTINGS } from "./settings.js";
+import { until } from "./stats.js";
+
+// The service as a deployment runs it, one process each: the vendor emulator (no added latency) standing in for
+// every family, the REST server, and a worker that phases start and stop. The benchmark itself talks to the
+// database through a small core of its own, to make tenants and to read what the processes did.
+
+export interface RunningService {
+  restUrl: string;
+  emulatorUrl: string;
+  rest: BenchProcess;
+  emulator: BenchProcess;
+  core: Core;
+  worker(): BenchProcess | null;
+  startWorker(): Promise<BenchProcess>;
+  stopWorker(): Promise<void>;
+  newTenant(credits: string): Promise<{ tenantId: string; apiKey: string }>;
+  close(): Promise<void>;
+}
+
+// A worker is taking jobs once it says so on stdout or answers on its health port.
+async function workerStarted(worker: BenchProcess, port: number): Promise<boolean> {
+  if (worker.stdout().includes("worker running")) return true;
+  try {
+    return (await fetch(`http://127.0.0.1:${port}/healthz`)).ok;
+  } catch {
+    return false;
+  }
+}
+
+export async function startService(databaseUrl: string): Promise<RunningService> {
+  const artifactDir = await mkdtemp(path.join(tmpdir(), "svc-bench-artifacts-"));
+  const emulatorPort = await freePort();
+  const restPort = await freePort();
+  const workerPort = await freePort();
+  const emulatorUrl = `http://127.0.0.1:${emulatorPort}`;
+  const env: Record<string, string | undefined> = {
+    ...process.env,
+    DATABASE_URL: databaseUrl,
+    ARTIFACT_URL_SECRET: randomBytes(32).toString("base64url"),
+    CALLBACK_SECRET_ENCRYPTION_KEY: randomBytes(32).toString("base64"),
+    ARTIFACT_DIR: artifactDir,
+    PORT: String(restPort),
+    WORKER_PORT: String(workerPort),
+    EMULATOR_PORT: String(emulatorPort),
+    WORKER_CONCURRENCY: String(SETTINGS.workerConcurrency),
+    // Request logs would measure the log sink as much as the service.
+    LOG_LEVEL: "warn",
+    // The load is far above any real budget; the limiter still counts every request, as deployed.
+    RATE_LIMIT_PER_KEY: String(2 ** 31 - 1),
+    RATE_LIMIT_PER_TENANT: String(2 ** 31 - 1),
+    ...emulatorProviderEnv(emulatorUrl),
+  };
+  const core = createCore(loadConfig(env), { dbPoolSize: 4 });
+  const started: BenchProcess[] = [];
+  let worker: BenchProcess | null = null;
+  const stopAll = async () => {
+    await Promise.all([worker?.stop(), ...started.map((p) => p.stop())]);
+    await core.close();
+    await rm(artifactDir, { recursive: true, force: true });
+  };
+  try {
+    const emulator = launch("emulator", "emulator/main.ts", env);
+    started.push(emulator);
+    await waitForHttp(`${emulatorUrl}/healthz`, emulator);
+    const rest = launch("rest", "rest-server/main.ts", env);
+    started.push(rest);
+    const restUrl = `http://127.0.0.1:${restPort}`;
+    await waitForHttp(`${restUrl}/healthz`, rest);
+    return {
+      restUrl,
+      emulatorUrl,
+      rest,
+      emulator,
+      core,
+      worker: () => worker,
+      async startWorker() {
+        if (worker) return worker;
+        const launched = launch("worker", "worker/main.ts", env);
+        worker = launched;
+        await until("the worker to start", () => workerStarted(launched, workerPort), 60_000);
+        return launched;
+      },
+      async stopWorker() {
+        await worker?.stop();
+        worker = null;
+      },
+      async newTenant(credits) {
+        const tenant = await admin.createTenant(core.db, core.ids, "bench tenant", parseCredits(credits));
+        const key = await admin.createApiKey(core.db, core.ids, core.config.region, tenant.id);
+        return { tenantId: tenant.id, apiKey: key.key };
+      },
+      close: stopAll,
+    };
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
+}
