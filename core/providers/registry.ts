@@ -41,4 +41,9 @@ export class ProviderRegistry {
   get(family: VendorFamily): ProviderAdapter | undefined {
     return this.adapters.get(family);
   }
+
+  // The families this process can run tasks of.
+  withAdapters(): VendorFamily[] {
+    return [...this.adapters.keys()];
+  }
 }

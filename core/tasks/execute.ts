@@ -1,44 +1,63 @@
+import { sql } from "drizzle-orm";
 import { ProviderFailure } from "../providers/types.js";
 import type { Core } from "../runtime.js";
 import { ServiceError } from "../errors/index.js";
 import { applyFailure, applyOutcome, DEADLINE_PASSED, taskFailureOf } from "./advance.js";
 import { ensureMediaResolved, inputForVendor } from "./media-inputs.js";
 import { finishUnsuccessfully } from "./finish.js";
-import { findTask, isTerminal, transitionTask } from "./repository.js";
+import { findTask, isTerminal, type TaskRow } from "./repository.js";
+import { taskRowOf } from "./task-rows.js";
 
 // One run of the execute_task job: submit to the vendor. Safe to run again after a crash: a terminal task is left
 // alone, and each finish is guarded so that a task ends exactly once.
 export async function executeTask(core: Core, taskId: string, signal: AbortSignal): Promise<void> {
   const now = core.clock();
-  const task = await findTask(core.db, taskId);
-  if (!task || isTerminal(task.status)) return;
-  if (task.deadlineAt <= now) {
-    await finishUnsuccessfully(core, taskId, "failed", DEADLINE_PASSED);
-    return;
-  }
-  const adapter = core.providers.get(task.providerFamily as never);
-  if (!adapter) {
-    await finishUnsuccessfully(core, taskId, "failed", {
-      code: "model_unavailable",
-      message: `model ${task.resolvedModel} is not available: no adapter for its vendor family ${task.providerFamily}`,
-    });
-    return;
-  }
-  const running = await transitionTask(core.db, taskId, ["queued", "running"], {
-    status: "running",
-    startedAt: task.startedAt ?? now,
-    attempts: task.attempts + (task.status === "queued" ? 1 : 0),
-    progress: { percent: 10, stage: "submitted", message: `sent to ${task.resolvedModel}` },
-  });
+  const running = (await startTask(core, taskId, now)) ?? (await refuseToStart(core, taskId, now));
   if (!running) return;
+  const adapter = core.providers.get(running.providerFamily as never);
+  if (!adapter) throw new Error(`task ${taskId} started without an adapter for ${running.providerFamily}`);
   try {
     const media = await ensureMediaResolved(core, running);
     const input = inputForVendor(running, media, core.signer, core.clock());
-    const outcome = await adapter.submit({ taskId, capability: task.capability, model: task.resolvedModel, input }, signal);
+    const outcome = await adapter.submit({ taskId, capability: running.capability, model: running.resolvedModel, input }, signal);
     await applyOutcome(core, running, outcome, signal);
   } catch (error) {
     if (error instanceof ProviderFailure) await applyFailure(core, running, error, "execute_task");
     else if (error instanceof ServiceError) await applyFailure(core, running, taskFailureOf(error), "execute_task");
     else throw error;
   }
+}
+
+// The usual case in one statement, the task read and its start together: a task still open and within its
+// deadline, of a family this process has an adapter for, is marked running (counted as an attempt when it was
+// queued; one found running was started by a worker that died or by a retry).
+async function startTask(core: Core, taskId: string, now: Date): Promise<TaskRow | null> {
+  const families = core.providers.withAdapters();
+  if (families.length === 0) return null;
+  const at = now.toISOString();
+  const rows = await core.db.execute<Record<string, unknown>>(sql`
+    update tasks set
+      status = 'running',
+      started_at = coalesce(started_at, ${at}::timestamptz),
+      attempts = attempts + case when status = 'queued' then 1 else 0 end,
+      progress = jsonb_build_object('percent', 10, 'stage', 'submitted', 'message', 'sent to ' || resolved_model)
+    where id = ${taskId} and status in ('queued', 'running') and deadline_at > ${at}::timestamptz
+      and provider_family in ${families}
+    returning *`);
+  return rows[0] ? taskRowOf(rows[0]) : null;
+}
+
+// Why a task did not start: it ended meanwhile (nothing to do), its deadline passed, or no adapter runs its family.
+async function refuseToStart(core: Core, taskId: string, now: Date): Promise<null> {
+  const task = await findTask(core.db, taskId);
+  if (!task || isTerminal(task.status)) return null;
+  if (task.deadlineAt <= now) {
+    await finishUnsuccessfully(core, taskId, "failed", DEADLINE_PASSED);
+  } else if (!core.providers.get(task.providerFamily as never)) {
+    await finishUnsuccessfully(core, taskId, "failed", {
+      code: "model_unavailable",
+      message: `model ${task.resolvedModel} is not available: no adapter for its vendor family ${task.providerFamily}`,
+    });
+  }
+  return null;
 }

@@ -1,11 +1,9 @@
-import { and, desc, eq, inArray, lt, type SQL } from "drizzle-orm";
+import { and, desc, eq, lt, sql } from "drizzle-orm";
 import type { Executor } from "../db/client.js";
 import { tasks } from "../db/schema/index.js";
+import { taskAssignments, taskRowOf, type NewTaskRow, type TaskChanges, type TaskRow } from "./task-rows.js";
 
-export type TaskRow = typeof tasks.$inferSelect;
-export type NewTaskRow = typeof tasks.$inferInsert;
-// Column values, or SQL expressions evaluated by the UPDATE itself.
-export type TaskChanges = { [K in keyof NewTaskRow]?: NewTaskRow[K] | SQL };
+export type { NewTaskRow, TaskChanges, TaskRow } from "./task-rows.js";
 
 export const TERMINAL_STATUSES = ["succeeded", "failed", "canceled"] as const;
 export type TerminalStatus = (typeof TERMINAL_STATUSES)[number];
@@ -30,9 +28,10 @@ export async function findTaskForTenant(tx: Executor, tenantId: string, taskId: 
 }
 
 export async function findTask(tx: Executor, taskId: string, options: { forUpdate?: boolean } = {}): Promise<TaskRow | null> {
-  const query = tx.select().from(tasks).where(eq(tasks.id, taskId)).limit(1);
-  const rows = options.forUpdate ? await query.for("update") : await query;
-  return rows[0] ?? null;
+  const rows = await tx.execute<Record<string, unknown>>(
+    sql`select * from tasks where id = ${taskId}${options.forUpdate ? sql` for update` : sql``}`,
+  );
+  return rows[0] ? taskRowOf(rows[0]) : null;
 }
 
 // Who a task belongs to and which request admitted it, without its (possibly large) input: what a log line needs.
@@ -70,10 +69,8 @@ export async function transitionTask(
   from: readonly string[],
   changes: TaskChanges,
 ): Promise<TaskRow | null> {
-  const rows = await tx
-    .update(tasks)
-    .set(changes)
-    .where(and(eq(tasks.id, taskId), inArray(tasks.status, [...from])))
-    .returning();
-  return rows[0] ?? null;
+  const rows = await tx.execute<Record<string, unknown>>(
+    sql`update tasks set ${taskAssignments(changes)} where id = ${taskId} and status in ${[...from]} returning *`,
+  );
+  return rows[0] ? taskRowOf(rows[0]) : null;
 }

@@ -1,0 +1,38 @@
+import { getTableColumns, sql, SQL } from "drizzle-orm";
+import { tasks } from "../db/schema/index.js";
+
+// Task rows read or written by hand-written statements (`select *`, `update … returning *`), mapped as drizzle maps
+// its own. The worker runs these for every task: drizzle's query builder spent more of the worker's CPU building
+// an `update … returning` of every column than Postgres spent running it (bench/, the completion profile).
+
+export type TaskRow = typeof tasks.$inferSelect;
+export type NewTaskRow = typeof tasks.$inferInsert;
+// Column values, or SQL expressions evaluated by the UPDATE itself.
+export type TaskChanges = { [K in keyof NewTaskRow]?: NewTaskRow[K] | SQL };
+
+const COLUMNS = Object.entries(getTableColumns(tasks));
+const COLUMN_OF = new Map(COLUMNS);
+
+// A row as a driver returned it (postgres.js with its own parsers, or with drizzle's), as the TaskRow drizzle gives.
+export function taskRowOf(raw: Record<string, unknown>): TaskRow {
+  const row: Record<string, unknown> = {};
+  for (const [property, column] of COLUMNS) {
+    const value = raw[column.name];
+    row[property] = value === null || value === undefined ? null : column.mapFromDriverValue(value);
+  }
+  return row as TaskRow;
+}
+
+// `a = $1, b = <expression>, …` for an UPDATE of tasks: values are encoded by their column, as drizzle's own
+// `set` does; SQL expressions are taken as they are.
+export function taskAssignments(changes: TaskChanges): SQL {
+  const assignments = Object.entries(changes)
+    .filter(([, value]) => value !== undefined)
+    .map(([property, value]) => {
+      const column = COLUMN_OF.get(property);
+      if (!column) throw new Error(`tasks has no column for ${property}`);
+      const assigned = value instanceof SQL ? value : value === null ? sql`null` : sql.param(value, column);
+      return sql`${sql.identifier(column.name)} = ${assigned}`;
+    });
+  return sql.join(assignments, sql`, `);
+}
