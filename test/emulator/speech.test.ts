@@ -302,7 +302,7 @@ describe("emulator control", () => {
       () => "answered",
       () => "connection closed",
     );
-    await expect.poll(async () => ((await (await fetch(`${other.url}/_emulator/requests`)).json()) as unknown[]).length).toBe(1);
+    await expect.poll(async () => ((await (await fetch(`${other.url}/_emulator/requests`)).json()) as unknown[]).length, { timeout: 10_000 }).toBe(1);
     const closeStarted = Date.now();
     await other.close();
     expect(Date.now() - closeStarted).toBeLessThan(3000);
