@@ -44,8 +44,8 @@ export function taskList(core: Core): TaskList {
     deliver_callback: observedJob(core, "deliver_callback", async (payload, helpers) => {
       await deliverCallback(core, payload, helpers.abortSignal);
     }),
-    sweep: observedJob(core, "sweep", async () => {
-      const ended = await sweepOverdueTasks(core);
+    sweep: observedJob(core, "sweep", async (_payload, helpers) => {
+      const ended = await sweepOverdueTasks(core, helpers.abortSignal);
       if (ended > 0) core.log.info({ ended }, "sweep ended overdue tasks");
     }),
   };

@@ -4,6 +4,7 @@ import { applyFailure, applyOutcome, DEADLINE_PASSED } from "./advance.js";
 import { finishUnsuccessfully } from "./finish.js";
 import { inputForVendor, type ResolvedMediaMap } from "./media-inputs.js";
 import { findTask } from "./repository.js";
+import { stopVendorJob } from "./vendor-stop.js";
 
 // One run of the poll_task job: look at a vendor job once. Between polls the task is only a row and a scheduled
 // job, so thousands of long tasks in flight cost no worker slots. A requested cancel, or a passed deadline,
@@ -12,18 +13,13 @@ export async function pollTask(core: Core, taskId: string, signal: AbortSignal):
   const task = await findTask(core.db, taskId);
   if (!task || task.status !== "running" || !task.providerRef) return;
   const adapter = core.providers.get(task.providerFamily as never);
-  const input = inputForVendor(task, (task.resolvedMedia ?? {}) as ResolvedMediaMap, core.signer, core.clock());
-  const request = { taskId, capability: task.capability, model: task.resolvedModel, input };
-  const stopAtVendor = async () => {
-    if (adapter?.cancel) await adapter.cancel(task.providerRef as string, request, signal).catch(() => undefined);
-  };
   if (task.cancelRequestedAt && adapter?.supportsCancel) {
-    await stopAtVendor();
+    await stopVendorJob(core, task, signal);
     await finishUnsuccessfully(core, taskId, "canceled", null);
     return;
   }
   if (task.deadlineAt <= core.clock()) {
-    await stopAtVendor();
+    await stopVendorJob(core, task, signal);
     await finishUnsuccessfully(core, taskId, "failed", DEADLINE_PASSED);
     return;
   }
@@ -34,6 +30,8 @@ export async function pollTask(core: Core, taskId: string, signal: AbortSignal):
     });
     return;
   }
+  const input = inputForVendor(task, (task.resolvedMedia ?? {}) as ResolvedMediaMap, core.signer, core.clock());
+  const request = { taskId, capability: task.capability, model: task.resolvedModel, input };
   try {
     await applyOutcome(core, task, await adapter.poll(task.providerRef, request, signal), signal);
   } catch (error) {

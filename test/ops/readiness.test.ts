@@ -18,7 +18,7 @@ import { freePort } from "./service-processes.js";
 
 // Liveness and readiness of every process. Readiness: the database answers and carries every migration; REST and
 // MCP also need a worker taking jobs (its heartbeat), the worker that it is taking jobs itself.
-const HEARTBEAT_MS = 200;
+const HEARTBEAT_MS = 500;
 let h: Harness;
 let mcp: McpHttpServer;
 
@@ -71,7 +71,10 @@ describe("REST and MCP readiness", () => {
         expect(ready.status, base).toBe(200);
         expect(ready.body.checks.workers).toMatchObject({ ok: true, alive: 1, workers: [{ worker_id: "worker-under-test" }] });
       }
-      const metrics = await (await fetch(`${h.baseUrl}/metrics`)).text();
+      const metrics = await until(
+        async () => (await fetch(`${h.baseUrl}/metrics`)).text(),
+        (text) => /^svc_workers_alive 1$/m.test(text),
+      );
       expect(metrics).toMatch(/^svc_workers_alive 1$/m);
     } finally {
       await heartbeat.stop();

@@ -1,4 +1,6 @@
+import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { sweepOverdueTasks } from "../../core/index.js";
 import { probeMedia } from "../../core/media/probe.js";
 import { startHarness, type Harness } from "../support/harness.js";
 import { COLOURS, dataUri, halvesPng, toneWav } from "./video-media.js";
@@ -238,5 +240,24 @@ describe("prompt enhancement with visual context", () => {
     const withAudio = (await followTask(h, referenced.task_id)).task;
     expect(withAudio.status, JSON.stringify(withAudio.error)).toBe("succeeded");
     expect(withAudio.output.text).toContain("Reference 1 (audio): audio, 2.0 s long.");
+  });
+});
+
+// Last, and alone: it stops the worker, so that the deadline sweep, not a poll, is what finds the task overdue.
+describe("the deadline sweep", () => {
+  it("ends an overdue vendorB task with model_timeout and stops its job at the vendor", async () => {
+    const { taskId, ref } = await startNeverEndingJob("vendorB", "vendorB-2-fast");
+    await h.stopWorker();
+    try {
+      await h.core.db.execute(sql`update tasks set deadline_at = now() - interval '1 second' where id = ${taskId}`);
+      expect(await sweepOverdueTasks(h.core)).toBe(1);
+      const task = (await h.request("GET", `/v1/tasks/${taskId}`)).body;
+      expect(task.status).toBe("failed");
+      expect(task.error).toMatchObject({ code: "model_timeout", retryable: true });
+      await expectFullRefund(h, task);
+      expect((await vendorB(ref)).status).toBe("cancelled");
+    } finally {
+      await h.startWorker();
+    }
   });
 });

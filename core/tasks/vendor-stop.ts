@@ -1,0 +1,14 @@
+import type { Core } from "../runtime.js";
+import { inputForVendor, type ResolvedMediaMap } from "./media-inputs.js";
+import type { TaskRow } from "./repository.js";
+
+// Stops a task's job at its vendor, when the vendor has a cancel: best effort (a task ending on a cancel request
+// or a passed deadline ends whatever the vendor answers), so a failure here is not an error. Without it a vendor
+// would go on generating, and billing us for, media nobody will receive.
+export async function stopVendorJob(core: Core, task: TaskRow, signal: AbortSignal): Promise<void> {
+  const adapter = core.providers.get(task.providerFamily as never);
+  if (!adapter?.cancel || !task.providerRef) return;
+  const input = inputForVendor(task, (task.resolvedMedia ?? {}) as ResolvedMediaMap, core.signer, core.clock());
+  const request = { taskId: task.id, capability: task.capability, model: task.resolvedModel, input };
+  await adapter.cancel(task.providerRef, request, signal).catch(() => undefined);
+}
