@@ -1,12 +1,12 @@
-import { readTenantRateLimits, setTenantRateLimits, type Core } from "../core/index.js";
+import { isValidBudget, MAX_REQUESTS_PER_WINDOW, readTenantRateLimits, setTenantRateLimits, type Core } from "../core/index.js";
 
 // A budget on the command line: a whole number of requests per window, or `default` to drop the tenant's own.
 function parseBudget(flag: string, text: string | undefined): number | null | undefined {
   if (text === undefined) return undefined;
   if (text === "default") return null;
   const value = Number(text);
-  if (!/^\d+$/.test(text) || !Number.isSafeInteger(value) || value < 1 || value > 2_147_483_647) {
-    throw new Error(`--${flag} must be a whole number of requests per window (1 to 2147483647) or "default"`);
+  if (!/^\d+$/.test(text) || !isValidBudget(value)) {
+    throw new Error(`--${flag} must be a whole number of requests per window (1 to ${MAX_REQUESTS_PER_WINDOW}) or "default"`);
   }
   return value;
 }

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { S3Settings } from "./artifacts/s3-store.js";
 import { devSigningKeySchema, type DevSigningKey } from "./oauth/dev-signing-key.js";
+import { MAX_REQUESTS_PER_WINDOW } from "./rate-limits/decision.js";
 
 // Every setting the processes read, validated once at start. An invalid value stops the process with a message
 // naming the variable, rather than failing later in a request.
@@ -78,8 +79,8 @@ const envSchema = z.object({
   RATE_LIMIT_STORE: z.enum(["postgres", "redis"]).default("postgres"),
   REDIS_URL: z.url({ protocol: /^redis$/ }).optional(),
   RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().positive().max(86_400).default(60),
-  RATE_LIMIT_PER_KEY: z.coerce.number().int().positive().max(2_147_483_647).default(60_000),
-  RATE_LIMIT_PER_TENANT: z.coerce.number().int().positive().max(2_147_483_647).default(120_000),
+  RATE_LIMIT_PER_KEY: z.coerce.number().int().positive().max(MAX_REQUESTS_PER_WINDOW).default(60_000),
+  RATE_LIMIT_PER_TENANT: z.coerce.number().int().positive().max(MAX_REQUESTS_PER_WINDOW).default(120_000),
   WORKER_LOST_AFTER_MS: z.coerce.number().int().min(100).default(30_000),
 });
 

@@ -4,12 +4,14 @@ import { createMcpHandler, localhostAllowedHostnames, type AuthInfo } from "@mod
 import {
   authenticateBearer,
   checkReadiness,
+  closingIdleConnections,
   createAccessTokenVerifier,
   devJwks,
   enforceRateLimit,
   errorBody,
   mcpResourceUrl,
   protectedResourceMetadata,
+  PROBE_PATHS,
   UNMATCHED_ROUTE,
   type Core,
   type Grant,
@@ -39,8 +41,6 @@ interface VerifiedRequest {
 const METADATA_PATHS = new Set(["/.well-known/oauth-protected-resource", "/.well-known/oauth-protected-resource/mcp"]);
 // The paths this server answers, as metric labels; anything else is counted as unmatched.
 const ROUTES = new Set(["/mcp", "/healthz", "/readyz", "/metrics", "/.well-known/jwks.json", ...METADATA_PATHS]);
-// Load-balancer probes and Prometheus scrapes: counted, not logged line by line.
-const PROBES = new Set(["/healthz", "/readyz", "/metrics"]);
 // Discovery documents are public and read by browser-based clients too.
 const PUBLIC_CORS = { "access-control-allow-origin": "*" };
 
@@ -124,7 +124,7 @@ export async function startMcpHttpServer(core: Core): Promise<McpHttpServer> {
     response.once("close", () => {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       core.metrics.observe(ROUTES.has(path) ? path : UNMATCHED_ROUTE, request.method ?? "GET", response.statusCode, seconds);
-      if (!PROBES.has(path)) {
+      if (!PROBE_PATHS.has(path)) {
         log.info(
           { req: { method: request.method, url: request.url }, res: { statusCode: response.statusCode }, responseTime: seconds * 1000 },
           "request completed",
@@ -145,11 +145,7 @@ export async function startMcpHttpServer(core: Core): Promise<McpHttpServer> {
     url: mcpResourceUrl(config),
     async drain() {
       draining = true;
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      // Kept-alive connections go as soon as they are idle; busy ones once their answer is sent.
-      const sweep = setInterval(() => server.closeIdleConnections(), 100);
-      server.closeIdleConnections();
-      await closed.finally(() => clearInterval(sweep));
+      await closingIdleConnections(server, new Promise<void>((resolve) => server.close(() => resolve())));
       await handler.close();
     },
     async close() {

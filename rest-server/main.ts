@@ -1,4 +1,4 @@
-import { createCore, createLogger, handleTermination, loadConfig, migrateDatabase } from "../core/index.js";
+import { closingIdleConnections, createCore, createLogger, handleTermination, loadConfig, migrateDatabase } from "../core/index.js";
 import { buildRestApp } from "./app.js";
 
 // The REST server process: as many of these as load needs, all on one database.
@@ -10,17 +10,9 @@ const app = buildRestApp(core);
 await app.listen({ host: config.host, port: config.port });
 
 // SIGTERM: stop accepting connections, answer 503 on kept-alive ones, let in-flight requests finish within
-// SHUTDOWN_TIMEOUT_MS, then cut whatever is left. A kept-alive connection that goes idle after the close began
-// would hold the server open until the client drops it, so idle ones are closed as they appear.
+// SHUTDOWN_TIMEOUT_MS, then cut whatever is left.
 handleTermination(log, config.shutdownTimeoutMs, {
-  async drain() {
-    const sweep = setInterval(() => app.server.closeIdleConnections(), 100);
-    try {
-      await app.close();
-    } finally {
-      clearInterval(sweep);
-    }
-  },
+  drain: () => closingIdleConnections(app.server, app.close()),
   abandon: async () => app.server.closeAllConnections(),
   release: () => core.close(),
 });

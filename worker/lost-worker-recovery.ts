@@ -1,5 +1,5 @@
 import type { Runner, WorkerEvents } from "graphile-worker";
-import { startLostWorkerRecovery, type Core } from "../core/index.js";
+import { startLostWorkerRecovery, withinTime, type Core } from "../core/index.js";
 
 const KILL_WAIT_MS = 5000;
 
@@ -51,11 +51,9 @@ export async function withLostWorkerRecovery(core: Core, events: WorkerEvents, s
     // A killed pool may never finish ending (it waits for job ends it cannot record); after KILL_WAIT_MS its
     // liveness session ends anyway, so that the jobs it still holds go to other pools.
     async kill(reason) {
-      let waited: NodeJS.Timeout | undefined;
       try {
-        await Promise.race([runner.kill(reason), new Promise<void>((resolve) => (waited = setTimeout(resolve, KILL_WAIT_MS)))]);
+        await withinTime(runner.kill(reason), KILL_WAIT_MS, () => undefined);
       } finally {
-        clearTimeout(waited);
         await endRecovery();
       }
     },

@@ -6,7 +6,7 @@ import { ServiceError } from "../errors/index.js";
 import type { IdGenerator } from "../ids.js";
 import { displayPrefix, generateApiKey, hashApiKey } from "./api-key-format.js";
 import type { Area } from "./areas.js";
-import { announceCredentialChange, forgetCredentialsHere } from "./principal-cache.js";
+import { changeCredentials } from "./principal-cache.js";
 
 // Operator actions behind the `svc` CLI and the first-start bootstrap. They are not reachable over HTTP.
 
@@ -53,30 +53,24 @@ export async function createApiKey(
 
 // Status changes of keys and tenants tell every process that remembers accepted keys (core/auth/principal-cache.ts).
 export async function revokeApiKey(db: Db, apiKeyId: string): Promise<boolean> {
-  const rows = await db.transaction(async (tx) => {
-    const revoked = await tx
+  const rows = await changeCredentials(db, (tx) =>
+    tx
       .update(apiKeys)
       .set({ status: "revoked", revokedAt: new Date() })
       .where(and(eq(apiKeys.id, apiKeyId), eq(apiKeys.status, "active")))
-      .returning({ id: apiKeys.id });
-    await announceCredentialChange(tx);
-    return revoked;
-  });
-  forgetCredentialsHere();
+      .returning({ id: apiKeys.id }),
+  );
   return rows.length > 0;
 }
 
 export async function setTenantStatus(db: Db, tenantId: string, status: "active" | "disabled"): Promise<void> {
-  const rows = await db.transaction(async (tx) => {
-    const changed = await tx
+  const rows = await changeCredentials(db, (tx) =>
+    tx
       .update(tenants)
       .set({ status, disabledAt: status === "disabled" ? new Date() : null })
       .where(eq(tenants.id, tenantId))
-      .returning({ id: tenants.id });
-    await announceCredentialChange(tx);
-    return changed;
-  });
-  forgetCredentialsHere();
+      .returning({ id: tenants.id }),
+  );
   if (rows.length === 0) throw new ServiceError("not_found", `No tenant ${tenantId}.`);
 }
 

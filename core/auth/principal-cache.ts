@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import type { DirectSql, Executor } from "../db/client.js";
+import type { Db, DirectSql, Tx } from "../db/client.js";
 import type { Area } from "./areas.js";
 
 export interface Principal {
@@ -10,7 +10,7 @@ export interface Principal {
 
 // The callers this process has recently authenticated, by key hash, so that a request needs no query to know who
 // it is. Only accepted keys are kept (refusals always ask the database). Every change to a key or a tenant's status
-// goes through announceCredentialChange: in its transaction it notifies every process, which forget everything
+// goes through changeCredentials: in its transaction it notifies every process, which forget everything
 // they kept; the process making the change forgets at once, before its caller goes on. A lookup that started
 // before a change never stores its now outdated answer. Entries are used only while the process is listening (and
 // everything is forgotten whenever listening starts again after a lost connection), and for one minute at most,
@@ -76,12 +76,14 @@ export class PrincipalCache {
   }
 }
 
-// Inside the transaction that changes a key or a tenant's status (or right after it, on the same connection).
-export async function announceCredentialChange(tx: Executor): Promise<void> {
-  await tx.execute(sql`select pg_notify(${CHANNEL}, '')`);
-}
-
-// After that transaction commits: this process forgets at once, without waiting for its own notification.
-export function forgetCredentialsHere(): void {
+// Every change to a key or a tenant's status: in its transaction, a notification that every process forgets what
+// it kept; after the commit, this process forgets at once, without waiting for its own notification.
+export async function changeCredentials<T>(db: Db, change: (tx: Tx) => Promise<T>): Promise<T> {
+  const result = await db.transaction(async (tx) => {
+    const changed = await change(tx);
+    await tx.execute(sql`select pg_notify(${CHANNEL}, '')`);
+    return changed;
+  });
   for (const cache of inThisProcess) cache.forget();
+  return result;
 }

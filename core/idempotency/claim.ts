@@ -42,12 +42,18 @@ function inProgress(): ServiceError {
 // of waiting, and the lock vanishes with the transaction whether it commits or rolls back, so a crash never leaves
 // a key stuck. A live row replays (same request) or conflicts (another body), whoever holds the lock.
 export function judgeClaim(claim: KeyClaim, stored: StoredKey | undefined, locked: boolean): ClaimOutcome {
-  if (stored && stored.expiresAt > claim.now) {
-    if (stored.fingerprint !== claim.fingerprint) throw conflict();
-    return { kind: "replay", taskId: stored.taskId };
-  }
+  const replayed = replayedTask(claim, stored);
+  if (replayed) return { kind: "replay", taskId: replayed };
   if (!locked) throw inProgress();
   return { kind: "claimed", replacesExpired: stored !== undefined };
+}
+
+// The task a live key already created for this same request, or null when the key is unused or expired; a live
+// key used for another request is a conflict.
+function replayedTask(claim: KeyClaim, stored: StoredKey | undefined): string | null {
+  if (!stored || stored.expiresAt <= claim.now) return null;
+  if (stored.fingerprint !== claim.fingerprint) throw conflict();
+  return stored.taskId;
 }
 
 // The statements below run inside an admission transaction, for many keys at once. The locks are tried in one
@@ -112,7 +118,5 @@ export async function peekIdempotencyKey(db: Executor, claim: KeyClaim): Promise
   const rows = await db.execute<{ fingerprint: string; task_id: string; expires_at: string }>(drizzleSql`
     select fingerprint, task_id, expires_at from idempotency_keys where tenant_id = ${claim.tenantId} and key = ${claim.key}`);
   const row = rows[0];
-  if (!row || new Date(row.expires_at) <= claim.now) return null;
-  if (row.fingerprint !== claim.fingerprint) throw conflict();
-  return row.task_id;
+  return replayedTask(claim, row && { fingerprint: row.fingerprint, taskId: row.task_id, expiresAt: new Date(row.expires_at) });
 }

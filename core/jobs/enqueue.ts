@@ -4,6 +4,9 @@ import type { AdmissionSql, Executor } from "../db/client.js";
 
 export type JobName = "execute_task" | "poll_task" | "deliver_callback";
 
+// graphile-worker's own default, stated so that single and batched enqueues agree.
+const DEFAULT_MAX_ATTEMPTS = 25;
+
 export interface JobOptions {
   runAt?: Date;
   maxAttempts?: number;
@@ -18,16 +21,16 @@ export async function enqueueJob(tx: Executor, name: JobName, payload: Record<st
       ${name}::text,
       ${JSON.stringify(payload)}::json,
       run_at := ${options.runAt ? options.runAt.toISOString() : null}::timestamptz,
-      max_attempts := ${options.maxAttempts ?? 25}::int,
+      max_attempts := ${options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS}::int,
       job_key := ${options.jobKey ?? null}::text
     )`);
 }
 
 // Many jobs of one kind in one call of graphile_worker.add_jobs, inside a transaction on a direct connection. One
 // call sends one NOTIFY, where add_job sends one per job, and commits that notify are serialized by Postgres.
-export async function enqueueJobsDirect(sql: AdmissionSql, name: JobName, payloads: readonly Record<string, unknown>[], maxAttempts = 25) {
+export async function enqueueJobsDirect(sql: AdmissionSql, name: JobName, payloads: readonly Record<string, unknown>[]) {
   await sql`
     select count(*) from graphile_worker.add_jobs(array(
-      select (${name}::text, p, null::text, null::timestamptz, ${maxAttempts}::smallint, null::text, null::smallint, null::text[])::graphile_worker.job_spec
+      select (${name}::text, p, null::text, null::timestamptz, ${DEFAULT_MAX_ATTEMPTS}::smallint, null::text, null::smallint, null::text[])::graphile_worker.job_spec
         from json_array_elements(${sql.json(payloads as postgres.JSONValue)}::json) as p))`;
 }

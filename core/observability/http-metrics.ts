@@ -41,5 +41,8 @@ export function createHttpMetrics(): HttpMetrics {
   return { registry, observe: defineHttpMetrics(registry) };
 }
 
+// Load-balancer probes and Prometheus scrapes: counted in the metrics, not logged line by line.
+export const PROBE_PATHS: ReadonlySet<string> = new Set(["/healthz", "/readyz", "/metrics"]);
+
 // Paths no route matched share one label value, so probing for random URLs cannot grow the series without bound.
 export const UNMATCHED_ROUTE = "unmatched";

@@ -1,4 +1,6 @@
+import type { Server } from "node:http";
 import type { Logger } from "../observability/logger.js";
+import { withinTime } from "./time-limit.js";
 
 export interface ShutdownPlan {
   // Stop taking new work and finish what is in flight.
@@ -17,12 +19,9 @@ export interface Shutdown {
 // How long closing pools and servers may take once the work is done.
 const RELEASE_TIMEOUT_MS = 5000;
 
+// Whether `work` finished within `ms`.
 function within(work: Promise<void>, ms: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const expired = new Promise<boolean>((resolve) => {
-    timer = setTimeout(() => resolve(false), ms);
-  });
-  return Promise.race([work.then(() => true), expired]).finally(() => clearTimeout(timer));
+  return withinTime(work.then(() => true), ms, () => false);
 }
 
 // SIGTERM (or SIGINT): drain within `drainMs`, abandon what is left, release, and exit: 0 when everything
@@ -59,4 +58,17 @@ export function handleTermination(log: Logger, drainMs: number, plan: ShutdownPl
   process.on("SIGTERM", onSignal);
   process.on("SIGINT", onSignal);
   return state;
+}
+
+// While a server closes (`closing`), its idle kept-alive connections are closed as they appear: one that goes idle
+// after the close began would otherwise hold the server open until the client drops it. Busy ones go once their
+// answer is sent.
+export async function closingIdleConnections(server: Server, closing: Promise<void>): Promise<void> {
+  server.closeIdleConnections();
+  const sweep = setInterval(() => server.closeIdleConnections(), 100);
+  try {
+    await closing;
+  } finally {
+    clearInterval(sweep);
+  }
 }

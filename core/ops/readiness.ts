@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { Core } from "../runtime.js";
 import { checkMigrations } from "./migrations-check.js";
+import { withinTime } from "./time-limit.js";
 import { readWorkerPresence } from "./worker-heartbeat.js";
 
 export interface CheckResult {
@@ -17,11 +18,9 @@ export interface Readiness {
 const CHECK_TIMEOUT_MS = 2000;
 
 function withinTimeout<T>(work: Promise<T>, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what} did not answer within ${CHECK_TIMEOUT_MS} ms`)), CHECK_TIMEOUT_MS);
+  return withinTime(work, CHECK_TIMEOUT_MS, () => {
+    throw new Error(`${what} did not answer within ${CHECK_TIMEOUT_MS} ms`);
   });
-  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }
 
 // The innermost cause says what went wrong (drizzle wraps a refused connection in "Failed query: …").

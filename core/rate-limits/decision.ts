@@ -1,5 +1,12 @@
 import { ServiceError } from "../errors/index.js";
 
+// A budget is a number of requests per window; it is stored as a Postgres integer.
+export const MAX_REQUESTS_PER_WINDOW = 2_147_483_647;
+
+export function isValidBudget(value: number): boolean {
+  return Number.isInteger(value) && value > 0 && value <= MAX_REQUESTS_PER_WINDOW;
+}
+
 // Who a request is counted against: its credential (an API key, or an access token's subject within its tenant)
 // and its tenant. Every server process counts in the same shared store.
 export interface RateLimitSubject {

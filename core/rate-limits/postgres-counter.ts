@@ -3,6 +3,7 @@ import type { Db } from "../db/client.js";
 import { GroupCommit } from "../db/group-commit.js";
 import { bucketsOf, type RateLimitSubject, type WindowCount } from "./decision.js";
 import type { RateLimitCounter, RateLimitDefaults } from "./limiter.js";
+import { budgetsOf } from "./tenant-limits.js";
 
 interface BucketCount {
   hits: number;
@@ -67,10 +68,10 @@ export function postgresCounter(db: Db, defaults: RateLimitDefaults): RateLimitC
     const { buckets, budgets } = await countGroup(db, defaults.windowSeconds, subjects);
     return subjects.map((subject) => {
       const names = bucketsOf(subject);
-      const own = budgets.get(subject.tenantId);
+      const limits = budgetsOf(defaults, budgets.get(subject.tenantId));
       return {
-        credential: { limit: own?.perKey ?? defaults.perKey, ...nextHit(buckets, names.credential) },
-        tenant: { limit: own?.perTenant ?? defaults.perTenant, ...nextHit(buckets, names.tenant) },
+        credential: { limit: limits.perKey, ...nextHit(buckets, names.credential) },
+        tenant: { limit: limits.perTenant, ...nextHit(buckets, names.tenant) },
       };
     });
   });

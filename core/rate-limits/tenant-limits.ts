@@ -2,6 +2,7 @@ import { eq, sql } from "drizzle-orm";
 import type { Db } from "../db/client.js";
 import { tenantRateLimits, tenants } from "../db/schema/index.js";
 import { ServiceError } from "../errors/index.js";
+import { isValidBudget } from "./decision.js";
 import type { RateLimitDefaults } from "./limiter.js";
 
 // A tenant's budgets, requests per window: per credential (each API key, each access-token subject) and for
@@ -25,14 +26,19 @@ export interface TenantBudgets {
   perTenant: number;
 }
 
-// The budgets that apply to a tenant's requests (its own or the defaults), for a store that keeps no tenant data.
+// The budgets that apply: each the tenant's own where it has one, else the configured default.
+export function budgetsOf(defaults: RateLimitDefaults, own: { perKey: number | null; perTenant: number | null } | undefined): TenantBudgets {
+  return { perKey: own?.perKey ?? defaults.perKey, perTenant: own?.perTenant ?? defaults.perTenant };
+}
+
+// The budgets that apply to a tenant's requests, for a store that keeps no tenant data.
 export async function tenantBudgets(db: Db, defaults: RateLimitDefaults, tenantId: string): Promise<TenantBudgets> {
   const rows = await db
     .select({ perKey: tenantRateLimits.perKey, perTenant: tenantRateLimits.perTenant })
     .from(tenantRateLimits)
     .where(eq(tenantRateLimits.tenantId, tenantId))
     .limit(1);
-  return { perKey: rows[0]?.perKey ?? defaults.perKey, perTenant: rows[0]?.perTenant ?? defaults.perTenant };
+  return budgetsOf(defaults, rows[0]);
 }
 
 export async function readTenantRateLimits(db: Db, defaults: RateLimitDefaults, tenantId: string): Promise<TenantRateLimits> {
@@ -46,8 +52,7 @@ export async function readTenantRateLimits(db: Db, defaults: RateLimitDefaults, 
   if (!row) throw new ServiceError("not_found", `No tenant ${tenantId}.`);
   return {
     tenantId,
-    perKey: row.perKey ?? defaults.perKey,
-    perTenant: row.perTenant ?? defaults.perTenant,
+    ...budgetsOf(defaults, row),
     windowSeconds: defaults.windowSeconds,
     custom: { perKey: row.perKey !== null, perTenant: row.perTenant !== null },
   };
@@ -61,7 +66,7 @@ export async function setTenantRateLimits(
   change: RateLimitChange,
 ): Promise<TenantRateLimits> {
   for (const [name, value] of Object.entries(change)) {
-    if (value !== undefined && value !== null && !(Number.isInteger(value) && value > 0 && value <= 2_147_483_647)) {
+    if (value !== undefined && value !== null && !isValidBudget(value)) {
       throw new ServiceError("invalid_request", `${name} must be a positive whole number of requests per window.`);
     }
   }

@@ -1,10 +1,8 @@
-import { getTableColumns } from "drizzle-orm";
 import type postgres from "postgres";
 import type { Capability, Prepared } from "../capabilities/types.js";
 import type { AdmissionSql } from "../db/client.js";
-import { tasks } from "../db/schema/index.js";
 import type { StoredUsage } from "./envelope.js";
-import type { TaskRow } from "./repository.js";
+import { TASK_COLUMN_NAMES, taskRecordOf, type TaskRow } from "./task-rows.js";
 
 // A task as admission creates it, complete before it is stored: the admission batch inserts it without reading it
 // back, and the 202 is rendered from this row (what a GET shows afterwards, key order of JSON objects aside).
@@ -77,24 +75,11 @@ export function admittedTaskRow(fields: AdmittedTaskFields): TaskRow {
   };
 }
 
-// Every column of the table by its property name, so the statement below names them all and a row object maps
-// onto it whatever columns migrations add.
-const COLUMNS = Object.entries(getTableColumns(tasks)).map(([property, column]) => ({ property, name: column.name }));
 const INSERT_TASKS = (() => {
-  const names = COLUMNS.map((c) => `"${c.name}"`).join(", ");
+  const names = TASK_COLUMN_NAMES.map((name) => `"${name}"`).join(", ");
   return `insert into tasks (${names}) select ${names} from jsonb_populate_recordset(null::tasks, $1::jsonb)`;
 })();
 
-function record(row: TaskRow): Record<string, unknown> {
-  const values = row as unknown as Record<string, unknown>;
-  const out: Record<string, unknown> = {};
-  for (const { property, name } of COLUMNS) {
-    const value = values[property];
-    out[name] = typeof value === "bigint" ? value.toString() : value instanceof Date ? value.toISOString() : (value ?? null);
-  }
-  return out;
-}
-
 export async function insertTaskRows(sql: AdmissionSql, rows: readonly TaskRow[]): Promise<void> {
-  await sql.unsafe(INSERT_TASKS, [sql.json(rows.map(record) as postgres.JSONValue)], { prepare: true });
+  await sql.unsafe(INSERT_TASKS, [sql.json(rows.map(taskRecordOf) as postgres.JSONValue)], { prepare: true });
 }

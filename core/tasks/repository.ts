@@ -1,9 +1,9 @@
 import { and, desc, eq, lt, sql } from "drizzle-orm";
 import type { Executor } from "../db/client.js";
 import { tasks } from "../db/schema/index.js";
-import { taskAssignments, taskRowOf, type NewTaskRow, type TaskChanges, type TaskRow } from "./task-rows.js";
+import { taskAssignments, taskRowOf, type TaskChanges, type TaskRow } from "./task-rows.js";
 
-export type { NewTaskRow, TaskChanges, TaskRow } from "./task-rows.js";
+export type { TaskChanges, TaskRow } from "./task-rows.js";
 
 export const TERMINAL_STATUSES = ["succeeded", "failed", "canceled"] as const;
 export type TerminalStatus = (typeof TERMINAL_STATUSES)[number];
@@ -11,11 +11,6 @@ export const OPEN_STATUSES = ["queued", "running"] as const;
 
 export function isTerminal(status: string): status is TerminalStatus {
   return (TERMINAL_STATUSES as readonly string[]).includes(status);
-}
-
-export async function insertTask(tx: Executor, row: NewTaskRow): Promise<TaskRow> {
-  const rows = await tx.insert(tasks).values(row).returning();
-  return rows[0] as TaskRow;
 }
 
 export async function findTaskForTenant(tx: Executor, tenantId: string, taskId: string): Promise<TaskRow | null> {

@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import type { Core } from "../runtime.js";
 import { DEADLINE_PASSED } from "./advance.js";
 import { finishUnsuccessfully } from "./finish.js";
-import { findTask } from "./repository.js";
+import { taskRowOf } from "./task-rows.js";
 import { stopVendorJob } from "./vendor-stop.js";
 
 // Periodic safety net: any open task past its deadline ends failed with model_timeout and a full refund,
@@ -10,13 +10,12 @@ import { stopVendorJob } from "./vendor-stop.js";
 // overdue stops it; expired idempotency keys are dropped.
 export async function sweepOverdueTasks(core: Core, signal: AbortSignal = new AbortController().signal): Promise<number> {
   const now = core.clock();
-  const overdue = await core.db.execute<{ id: string }>(sql`
-    select id from tasks where status in ('queued', 'running') and deadline_at <= ${now.toISOString()} limit 500`);
+  const overdue = await core.db.execute<Record<string, unknown>>(sql`
+    select * from tasks where status in ('queued', 'running') and deadline_at <= ${now.toISOString()} limit 500`);
   let ended = 0;
-  for (const { id } of overdue) {
-    const task = await findTask(core.db, id);
-    if (task?.status === "running") await stopVendorJob(core, task, signal);
-    const row = await finishUnsuccessfully(core, id, "failed", DEADLINE_PASSED);
+  for (const task of overdue.map(taskRowOf)) {
+    if (task.status === "running") await stopVendorJob(core, task, signal);
+    const row = await finishUnsuccessfully(core, task.id, "failed", DEADLINE_PASSED);
     if (row) ended++;
   }
   await core.db.execute(sql`delete from idempotency_keys where expires_at <= ${now.toISOString()}`);

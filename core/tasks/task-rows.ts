@@ -1,17 +1,21 @@
 import { getTableColumns, sql, SQL } from "drizzle-orm";
 import { tasks } from "../db/schema/index.js";
 
-// Task rows read or written by hand-written statements (`select *`, `update … returning *`), mapped as drizzle maps
-// its own. The worker runs these for every task: drizzle's query builder spent more of the worker's CPU building
-// an `update … returning` of every column than Postgres spent running it (bench/, the completion profile).
+// Task rows read or written by hand-written statements (`select *`, `update … returning *`, the admission batch's
+// insert), mapped as drizzle maps its own. The worker runs these for every task: drizzle's query builder spent
+// more of the worker's CPU building an `update … returning` of every column than Postgres spent running it
+// (bench/, the completion profile).
 
 export type TaskRow = typeof tasks.$inferSelect;
 export type NewTaskRow = typeof tasks.$inferInsert;
 // Column values, or SQL expressions evaluated by the UPDATE itself.
 export type TaskChanges = { [K in keyof NewTaskRow]?: NewTaskRow[K] | SQL };
 
+// Every column of the table by its property name: statements name them all, so a row maps onto them whatever
+// columns migrations add.
 const COLUMNS = Object.entries(getTableColumns(tasks));
 const COLUMN_OF = new Map(COLUMNS);
+export const TASK_COLUMN_NAMES: readonly string[] = COLUMNS.map(([, column]) => column.name);
 
 // A row as a driver returned it (postgres.js with its own parsers, or with drizzle's), as the TaskRow drizzle gives.
 export function taskRowOf(raw: Record<string, unknown>): TaskRow {
@@ -21,6 +25,17 @@ export function taskRowOf(raw: Record<string, unknown>): TaskRow {
     row[property] = value === null || value === undefined ? null : column.mapFromDriverValue(value);
   }
   return row as TaskRow;
+}
+
+// A row as a JSON record by column name, for statements that read rows from JSON (jsonb_populate_recordset).
+export function taskRecordOf(row: TaskRow): Record<string, unknown> {
+  const values = row as unknown as Record<string, unknown>;
+  const record: Record<string, unknown> = {};
+  for (const [property, column] of COLUMNS) {
+    const value = values[property];
+    record[column.name] = typeof value === "bigint" ? value.toString() : value instanceof Date ? value.toISOString() : (value ?? null);
+  }
+  return record;
 }
 
 // `a = $1, b = <expression>, …` for an UPDATE of tasks: values are encoded by their column, as drizzle's own

@@ -1,8 +1,5 @@
 import { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
-import { UNMATCHED_ROUTE, type Core, type Logger } from "../../core/index.js";
-
-// Load-balancer probes and Prometheus scrapes: counted in the metrics, not logged line by line.
-const PROBE_PATHS: ReadonlySet<string> = new Set(["/healthz", "/readyz", "/metrics"]);
+import { PROBE_PATHS, UNMATCHED_ROUTE, type Core, type Logger } from "../../core/index.js";
 
 // One line per request, when it is answered, with the method and URL: by then it names the tenant and the task,
 // which a line at arrival (before authentication) could not. Everything logged during the request keeps its line.
