@@ -18,20 +18,14 @@ declare module "autocannon" {
     requests?: AutocannonRequest[];
   }
   interface Histogram {
-    average: number;
     p50: number;
-    p90: number;
     p99: number;
-    max: number;
   }
   interface AutocannonResult {
     duration: number;
     latency: Histogram;
     requests: Histogram & { total: number };
     errors: number;
-    timeouts: number;
-    non2xx: number;
-    "2xx": number;
     statusCodeStats: Record<string, { count: number | string }>;
   }
   function autocannon(options: AutocannonOptions): Promise<AutocannonResult>;

@@ -1,16 +1,13 @@
 import Fastify from "fastify";
 import postgres from "postgres";
+import { noPipelining } from "../core/db/driver-options.js";
 
 // The reference the service is held against: a bare Fastify server whose routes do one statement each, on
 // the same driver settings as the service (postgres.js, pool of 10, no pipelining). POST /rows inserts its
 // body as one row; GET /rows/:id reads one row by primary key.
 
 const port = Number(process.env.PORT);
-const sql = postgres(process.env.DATABASE_URL as string, {
-  max: 10,
-  max_pipeline: 1,
-  onnotice: () => {},
-} as postgres.Options<Record<string, postgres.PostgresType>>);
+const sql = postgres(process.env.DATABASE_URL as string, { ...noPipelining, max: 10, onnotice: () => {} });
 
 const app = Fastify({ logger: false });
 app.post("/rows", async (request, reply) => {

@@ -1,5 +1,5 @@
-import { readFileSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
+import { loadavg } from "node:os";
 import path from "node:path";
 import { migrateDatabase } from "../core/index.js";
 import { measureNoopLatency, measureNoopThroughput } from "./job-reference.js";
@@ -25,7 +25,7 @@ const ENHANCE = { path: "/v1/videos/prompts/enhance", body: ENHANCE_BODY };
 const SPEECH = { path: "/v1/audio/speech", body: SPEECH_BODY };
 
 const startedAt = Date.now();
-const loadAverage = readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(", ");
+const loadAverage = loadavg().map((value) => value.toFixed(2)).join(", ");
 let database: BenchDatabase | null = null;
 let reference: ReferenceServer | null = null;
 let service: RunningService | null = null;

@@ -1,6 +1,6 @@
 import postgres from "postgres";
 import type { Side } from "./paired.js";
-import { freePort, launch, waitForHttp, type BenchProcess } from "./processes.js";
+import { freePort, launch, waitForHttp } from "./processes.js";
 import { SETTINGS, SPEECH_BODY } from "./settings.js";
 
 // The bare Fastify server (bench/bare-server.ts) the HTTP figures are held against, with the table it writes
@@ -9,7 +9,6 @@ import { SETTINGS, SPEECH_BODY } from "./settings.js";
 const READ_ROWS = 1000;
 
 export interface ReferenceServer {
-  process: BenchProcess;
   // POST /rows: one INSERT of the speech body, as the create load sends it.
   insertSide: Side;
   // GET /rows/:id over rows the insert load wrote.
@@ -35,7 +34,6 @@ export async function startReferenceServer(databaseUrl: string): Promise<Referen
     throw error;
   }
   return {
-    process: server,
     insertSide: {
       pid: server.pid,
       load: {

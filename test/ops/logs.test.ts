@@ -1,16 +1,15 @@
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { DrizzleQueryError } from "drizzle-orm";
-import type { FastifyInstance } from "fastify";
 import type { Runner } from "graphile-worker";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createCore, createLogger, type Config, type Core } from "../../core/index.js";
 import { startMcpHttpServer, type McpHttpServer } from "../../mcp-server/http.js";
-import { buildRestApp } from "../../rest-server/app.js";
 import { graphileLogger } from "../../worker/graphile-logger.js";
 import { startWorker } from "../../worker/runner.js";
 import { startReceiver, type Receiver } from "../callbacks/receiver.js";
-import { startHarness, type Harness } from "../support/harness.js";
-import { freePort, type LogLine } from "./service-processes.js";
+import { freePort, listenRest, startHarness, type Harness } from "../support/harness.js";
+import { eventually } from "../support/wait.js";
+import type { LogLine } from "./service-processes.js";
 
 // The log lines a process writes, captured from its pino destination: what they carry about requests and tasks,
 // and what they must never carry.
@@ -43,13 +42,12 @@ async function loggedService(overrides: Partial<Config>, options: { worker?: boo
   const raw: string[] = [];
   const logger = createLogger({ logLevel: "info" }, { process: "test" }, { write: (line: string) => void raw.push(line) });
   const core = createCore({ ...h.core.config, ...overrides }, { logger, dbPoolSize: 4 });
-  const app: FastifyInstance = buildRestApp(core, { forceCloseConnections: true });
-  await app.listen({ host: "127.0.0.1", port: 0 });
+  const rest = await listenRest(core);
   const runner: Runner | null = options.worker ? await startWorker(core, { concurrency: 2, logger: graphileLogger(logger) }) : null;
   const mcp: McpHttpServer | null = options.mcp ? await startMcpHttpServer(core) : null;
   const service: LoggedService & { mcpUrl: string | null } = {
     core,
-    baseUrl: `http://127.0.0.1:${(app.server.address() as { port: number }).port}`,
+    baseUrl: rest.url,
     mcpUrl: mcp?.url ?? null,
     get lines() {
       return raw.map((line) => JSON.parse(line) as LogLine);
@@ -58,7 +56,7 @@ async function loggedService(overrides: Partial<Config>, options: { worker?: boo
     async close() {
       await runner?.stop();
       await mcp?.close();
-      await app.close();
+      await rest.close();
       await core.close();
     },
   };
@@ -73,14 +71,8 @@ async function call(base: string, method: string, path: string, options: { key?:
   return { status: response.status, body: (await response.json().catch(() => null)) as any };
 }
 
-async function waitForLine(service: LoggedService, predicate: (line: LogLine) => boolean): Promise<LogLine> {
-  const until = Date.now() + 20_000;
-  for (;;) {
-    const found = service.lines.find(predicate);
-    if (found) return found;
-    if (Date.now() > until) throw new Error(`no such log line among:\n${service.text()}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
+function waitForLine(service: LoggedService, predicate: (line: LogLine) => boolean): Promise<LogLine> {
+  return eventually(() => `no such log line among:\n${service.text()}`, 20_000, () => service.lines.find(predicate), 25);
 }
 
 describe("a task's lines, from its request to its callback", () => {

@@ -1,20 +1,18 @@
 import { EventEmitter } from "node:events";
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import type { FastifyInstance } from "fastify";
 import { Logger, type Runner, type WorkerEvents } from "graphile-worker";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createCore, loadConfig, startWorkerHeartbeat, type Core, type WorkerHeartbeat } from "../../core/index.js";
 import { MIGRATIONS_FOLDER } from "../../core/db/migrate.js";
 import { startMcpHttpServer, type McpHttpServer } from "../../mcp-server/http.js";
-import { buildRestApp } from "../../rest-server/app.js";
 import { startHealthServer, type HealthServer } from "../../worker/health-server.js";
 import { JobIntake } from "../../worker/job-intake.js";
 import { startWorker } from "../../worker/runner.js";
 import { createTestDatabase, type TestDatabase } from "../support/databases.js";
-import { startHarness, TEST_CALLBACK_SECRET_KEY, type Harness } from "../support/harness.js";
-import { freePort } from "./service-processes.js";
+import { freePort, listenRest, startHarness, TEST_CALLBACK_SECRET_KEY, type Harness } from "../support/harness.js";
+import { eventually } from "../support/wait.js";
 
 // Liveness and readiness of every process. Readiness: the database answers and carries every migration; REST and
 // MCP also need a worker taking jobs (its heartbeat), the worker that it is taking jobs itself.
@@ -38,13 +36,11 @@ async function probe(url: string): Promise<{ status: number; body: any }> {
   return { status: response.status, body: await response.json() };
 }
 
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
+function until<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
+  return eventually("the awaited answer never came", 10_000, async () => {
     const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
+    return done(value) ? value : undefined;
+  }, 25);
 }
 
 const mcpBase = () => mcp.url.replace(/\/mcp$/, "");
@@ -99,15 +95,15 @@ describe("REST and MCP readiness", () => {
 
 describe("readiness of a server whose database is not usable", () => {
   let database: TestDatabase;
-  const apps: { app: FastifyInstance; core: Core }[] = [];
+  const servers: { rest: { close(): Promise<void> }; core: Core }[] = [];
 
   beforeAll(async () => {
     database = await createTestDatabase();
   });
 
   afterAll(async () => {
-    for (const { app, core } of apps) {
-      await app.close();
+    for (const { rest, core } of servers) {
+      await rest.close();
       await core.close();
     }
     await database?.drop();
@@ -116,11 +112,9 @@ describe("readiness of a server whose database is not usable", () => {
   async function restOn(databaseUrl: string): Promise<string> {
     const config = loadConfig({ DATABASE_URL: databaseUrl, ARTIFACT_URL_SECRET: "x".repeat(32), CALLBACK_SECRET_ENCRYPTION_KEY: TEST_CALLBACK_SECRET_KEY });
     const core = createCore(config, { dbPoolSize: 1 });
-    const app = buildRestApp(core, { forceCloseConnections: true });
-    apps.push({ app, core });
-    await app.listen({ host: "127.0.0.1", port: 0 });
-    const address = app.server.address() as { port: number };
-    return `http://127.0.0.1:${address.port}`;
+    const rest = await listenRest(core);
+    servers.push({ rest, core });
+    return rest.url;
   }
 
   it("names the newest migration a database lacks", async () => {

@@ -1,4 +1,3 @@
-import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -6,14 +5,14 @@ import { admin, createCore, loadConfig, parseCredits } from "../../core/index.js
 import { emulatorProviderEnv } from "../../core/config.js";
 import { startEmulator, type RunningEmulator } from "../../emulator/server.js";
 import { createTestDatabase, type TestDatabase } from "../support/databases.js";
+import { emulatorRequests } from "../support/emulator-control.js";
 import { freePort, TEST_CALLBACK_SECRET_KEY } from "../support/harness.js";
-export { freePort };
+import { spawnEntry, type Entry, type Exit } from "../support/service-process.js";
+import { eventually } from "../support/wait.js";
 
 // Real service processes (the entry points a deployment runs, from their sources through the tsx loader) on
 // one test database, with the vendor emulator in the test process. Their stdout is JSON log lines, parsed as they
 // arrive.
-
-const ROOT = path.resolve(import.meta.dirname, "../..");
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type LogLine = Record<string, any>;
@@ -23,39 +22,22 @@ export interface ServiceProcess {
   // The process's HTTP address (REST or MCP API, or the worker's health server).
   url: string;
   lines: LogLine[];
-  // Anything that was not a JSON line (stderr, tsx warnings), for failure messages.
-  otherOutput: string[];
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  exited: Promise<Exit>;
   waitForLine(predicate: (line: LogLine) => boolean, timeoutMs?: number): Promise<LogLine>;
   // Its warnings and errors, for the message of a failed expectation.
   problems(): string;
   // SIGTERM, then the exit; SIGKILL if it has not exited after `timeoutMs`.
-  terminate(timeoutMs?: number): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  terminate(timeoutMs?: number): Promise<Exit>;
 }
 
-
-async function waitFor<T>(what: string, timeoutMs: number, check: () => T | undefined | Promise<T | undefined>): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const found = await check();
-    if (found !== undefined) return found;
-    if (Date.now() > until) throw new Error(`${what} within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
-export type Entry = "rest-server/main.ts" | "mcp-server/main.ts" | "worker/main.ts";
 
 function spawnService(name: string, entry: Entry, url: string, env: Record<string, string>): ServiceProcess {
-  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, entry)], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const spawned = spawnEntry(entry, env);
   const lines: LogLine[] = [];
+  // Anything that was not a JSON line (stderr, tsx warnings), for failure messages.
   const otherOutput: string[] = [];
   let pending = "";
-  child.stdout?.setEncoding("utf8").on("data", (chunk: string) => {
+  spawned.child.stdout?.on("data", (chunk: string) => {
     pending += chunk;
     const complete = pending.split("\n");
     pending = complete.pop() ?? "";
@@ -67,27 +49,23 @@ function spawnService(name: string, entry: Entry, url: string, env: Record<strin
       }
     }
   });
-  child.stderr?.setEncoding("utf8").on("data", (chunk: string) => otherOutput.push(chunk));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.once("exit", (code, signal) => resolve({ code, signal })),
-  );
+  spawned.child.stderr?.on("data", (chunk: string) => otherOutput.push(chunk));
   return {
     name,
     url,
     lines,
-    otherOutput,
-    exited,
+    exited: spawned.exited,
     problems: () =>
       [...lines.filter((line) => ["warn", "error", "fatal"].includes(line.level)).map((line) => JSON.stringify(line)), ...otherOutput]
         .join("\n")
         .slice(0, 4000),
     waitForLine: (predicate, timeoutMs = 30_000) =>
-      waitFor(`${name} logged no such line (${otherOutput.join(" ").slice(0, 2000)})`, timeoutMs, () => lines.find(predicate)),
+      eventually(`${name} logged no such line (${otherOutput.join(" ").slice(0, 2000)})`, timeoutMs, () => lines.find(predicate)),
     async terminate(timeoutMs = 30_000) {
-      if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
-      const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
+      if (spawned.running()) spawned.child.kill("SIGTERM");
+      const timer = setTimeout(() => spawned.child.kill("SIGKILL"), timeoutMs);
       try {
-        return await exited;
+        return await spawned.exited;
       } finally {
         clearTimeout(timer);
       }
@@ -101,17 +79,15 @@ export interface Deployment {
   emulator: RunningEmulator;
   tenantId: string;
   apiKey: string;
-  // The settings every process shares (as a deployment would), without ports.
-  env: Record<string, string>;
   startRest(name: string, extra?: Record<string, string>): Promise<ServiceProcess>;
   startMcp(name: string, extra?: Record<string, string>): Promise<ServiceProcess>;
   startWorker(name: string, extra?: Record<string, string>): Promise<ServiceProcess>;
   close(): Promise<void>;
 }
 
-export async function startDeployment(options: { emulatorLatencyMs?: number; credits?: string; env?: Record<string, string> } = {}) {
+export async function startDeployment(options: { emulatorLatencyMs: number }) {
   const database = await createTestDatabase();
-  const emulator = await startEmulator({ port: 0, latencyMs: options.emulatorLatencyMs ?? 0 });
+  const emulator = await startEmulator({ port: 0, latencyMs: options.emulatorLatencyMs });
   const artifactDir = await mkdtemp(path.join(tmpdir(), "svc-ops-artifacts-"));
   const env: Record<string, string> = {
     DATABASE_URL: database.url,
@@ -126,10 +102,9 @@ export async function startDeployment(options: { emulatorLatencyMs?: number; cre
     WORKER_POLL_INTERVAL_MS: "200",
     WORKER_HEARTBEAT_INTERVAL_MS: "300",
     ...emulatorProviderEnv(emulator.url),
-    ...options.env,
   };
   const core = createCore(loadConfig(env), { dbPoolSize: 1 });
-  const tenant = await admin.createTenant(core.db, core.ids, "ops tenant", parseCredits(options.credits ?? "1000"));
+  const tenant = await admin.createTenant(core.db, core.ids, "ops tenant", parseCredits("1000"));
   const key = await admin.createApiKey(core.db, core.ids, core.config.region, tenant.id);
   await core.close();
   const processes: ServiceProcess[] = [];
@@ -139,10 +114,7 @@ export async function startDeployment(options: { emulatorLatencyMs?: number; cre
     const url = `http://127.0.0.1:${port}`;
     const service = spawnService(name, entry, url, { ...env, [portVariable]: String(port), ...extra });
     processes.push(service);
-    await waitFor(`${name} did not come up (${service.otherOutput.join(" ").slice(0, 2000)})`, 45_000, async () => {
-      const up = await ready(url).catch(() => false);
-      return up ? true : undefined;
-    });
+    await eventually(`${name} did not come up (${service.problems()})`, 45_000, async () => ((await ready(url)) ? true : undefined));
     return service;
   }
   const answers = async (url: string) => (await fetch(url)).ok;
@@ -152,7 +124,6 @@ export async function startDeployment(options: { emulatorLatencyMs?: number; cre
     emulator,
     tenantId: tenant.id,
     apiKey: key.key,
-    env,
     startRest: (name, extra = {}) => start(name, "rest-server/main.ts", "PORT", extra, (url) => answers(`${url}/healthz`)),
     startMcp: (name, extra = {}) => start(name, "mcp-server/main.ts", "MCP_PORT", extra, (url) => answers(`${url}/healthz`)),
     // A worker is up once it says it is taking jobs.
@@ -184,7 +155,7 @@ export async function readTask(restUrl: string, apiKey: string, taskId: string) 
 }
 
 export async function waitForTerminal(restUrl: string, apiKey: string, taskIds: string[], timeoutMs = 40_000) {
-  return waitFor(`not every task ended`, timeoutMs, async () => {
+  return eventually(`not every task ended`, timeoutMs, async () => {
     const tasks = await Promise.all(taskIds.map((id) => readTask(restUrl, apiKey, id)));
     return tasks.every((task) => ["succeeded", "failed", "canceled"].includes(task.status)) ? tasks : undefined;
   });
@@ -193,6 +164,5 @@ export async function waitForTerminal(restUrl: string, apiKey: string, taskIds: 
 // How many submissions the emulator received in all (every speech task submits exactly once when nothing is
 // executed twice).
 export async function emulatorSubmissions(emulatorUrl: string): Promise<number> {
-  const requests = (await (await fetch(`${emulatorUrl}/_emulator/requests`)).json()) as unknown[];
-  return requests.length;
+  return (await emulatorRequests({ emulatorUrl })).length;
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { expect } from "vitest";
+import { emulatorRequests, queueFault } from "../support/emulator-control.js";
 import { ledgerEntries, type Harness } from "../support/harness.js";
 
 // Helpers shared by the video provider tests: creating and following tasks, scripting emulator faults, and
@@ -38,18 +39,11 @@ export async function followTask(h: Harness, taskId: string, timeoutMs = 45_000)
   }
 }
 
-export async function queueFault(h: Harness, fault: { family: string; model: string; kind: string; times?: number; retry_after_seconds?: number }) {
-  const response = await fetch(`${h.emulatorUrl}/_emulator/faults`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify(fault),
-  });
-  expect(response.status).toBe(201);
-}
+export { queueFault };
 
 // Submissions (not status reads) the emulated vendor received for a model.
 export async function vendorSubmits(h: Harness, family: string, model: string): Promise<number> {
-  const received = (await (await fetch(`${h.emulatorUrl}/_emulator/requests`)).json()) as { family: string; model: string | null }[];
+  const received = await emulatorRequests(h);
   return received.filter((r) => r.family === family && r.model === model).length;
 }
 

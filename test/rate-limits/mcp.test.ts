@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { setTenantRateLimits } from "../../core/index.js";
+import { tenantWithLimits } from "./support.js";
 import { startMcpHarness, type McpHarness } from "../mcp/support.js";
 
 // The MCP server counts against the same budgets as REST: each HTTP request to /mcp is one request of its
@@ -23,15 +23,10 @@ function postMcp(authorization: string) {
   });
 }
 
-async function tenantWithLimits(limits: { perKey?: number; perTenant?: number }) {
-  const t = await m.h.newTenant("10");
-  await setTenantRateLimits(m.h.core.db, m.h.core.config.rateLimits, t.tenantId, limits);
-  return t;
-}
 
 describe("rate limits on MCP", () => {
   it("share an API key's budget with REST and refuse with 429 rate_limited before any MCP message", async () => {
-    const t = await tenantWithLimits({ perKey: 3 });
+    const t = await tenantWithLimits(m.h, { perKey: 3 });
     const rest = await m.h.request("GET", "/v1/tasks", { apiKey: t.apiKey });
     const mcp = await postMcp(`Bearer ${t.apiKey}`);
     await mcp.text();
@@ -50,7 +45,7 @@ describe("rate limits on MCP", () => {
   });
 
   it("count an access token against its tenant, beside the tenant's API keys", async () => {
-    const t = await tenantWithLimits({ perTenant: 2 });
+    const t = await tenantWithLimits(m.h, { perTenant: 2 });
     const token = await m.token({ tenantId: t.tenantId });
     const viaToken = await postMcp(`Bearer ${token}`);
     await viaToken.text();

@@ -1,8 +1,8 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { admin, createCore, setTenantRateLimits, type Core } from "../../core/index.js";
-import { buildRestApp } from "../../rest-server/app.js";
-import { balance, countRows, startHarness, type ApiResponse, type Harness } from "../support/harness.js";
+import { createCore, type Core } from "../../core/index.js";
+import { balance, countRows, listenRest, startHarness, type ApiResponse, type Harness } from "../support/harness.js";
+import { tenantWithLimits } from "./support.js";
 
 // Rate limits on the REST surface, counted in Postgres: budgets per API key and per tenant, shared by every
 // server process; 429 rate_limited with Retry-After; X-RateLimit-* headers on every authenticated answer.
@@ -40,13 +40,6 @@ function expectRateLimited(response: ApiResponse, scope: "api_key" | "tenant", l
   expect(response.body.error.details.retry_after_seconds).toBe(retryAfter);
 }
 
-async function tenantWithLimits(limits: { perKey?: number; perTenant?: number }, keys = 1) {
-  const first = await h.newTenant("10");
-  const apiKeys = [first.apiKey];
-  for (let i = 1; i < keys; i++) apiKeys.push((await admin.createApiKey(h.core.db, h.core.ids, h.core.config.region, first.tenantId)).key);
-  await setTenantRateLimits(h.core.db, h.core.config.rateLimits, first.tenantId, limits);
-  return { tenantId: first.tenantId, apiKeys };
-}
 
 describe("X-RateLimit headers", () => {
   it("are on every answer to an authenticated request, errors included, and count down per request", async () => {
@@ -75,7 +68,7 @@ describe("X-RateLimit headers", () => {
 
 describe("per API key", () => {
   it("refuses the request after the key's budget with 429 rate_limited, while another key of the tenant goes on", async () => {
-    const t = await tenantWithLimits({ perKey: 3 }, 2);
+    const t = await tenantWithLimits(h, { perKey: 3 }, 2);
     const [key1, key2] = t.apiKeys as [string, string];
     const allowed = [];
     for (let i = 0; i < 3; i++) allowed.push(await h.request("GET", "/v1/tasks", { apiKey: key1 }));
@@ -89,7 +82,7 @@ describe("per API key", () => {
   });
 
   it("creates nothing, holds no credits and leaves the Idempotency-Key free when it refuses a create", async () => {
-    const t = await tenantWithLimits({ perKey: 1 }, 2);
+    const t = await tenantWithLimits(h, { perKey: 1 }, 2);
     const [key1, key2] = t.apiKeys as [string, string];
     expect((await h.request("GET", "/v1/tasks", { apiKey: key1 })).status).toBe(200);
     const before = await balance(h, t.tenantId);
@@ -105,7 +98,7 @@ describe("per API key", () => {
 
 describe("per tenant", () => {
   it("counts every key of the tenant together and names the tenant's budget when it refuses", async () => {
-    const t = await tenantWithLimits({ perTenant: 4 }, 2);
+    const t = await tenantWithLimits(h, { perTenant: 4 }, 2);
     const [key1, key2] = t.apiKeys as [string, string];
     const statuses = [];
     for (const key of [key1, key2, key1, key2]) statuses.push((await h.request("GET", "/v1/tasks", { apiKey: key })).status);
@@ -115,7 +108,7 @@ describe("per tenant", () => {
   });
 
   it("reports the budget with the least left while both allow", async () => {
-    const t = await tenantWithLimits({ perKey: 10, perTenant: 12 }, 2);
+    const t = await tenantWithLimits(h, { perKey: 10, perTenant: 12 }, 2);
     const [key1, key2] = t.apiKeys as [string, string];
     for (let i = 0; i < 5; i++) await h.request("GET", "/v1/tasks", { apiKey: key1 });
     // key2 has 9 left of its 10, the tenant 6 of its 12.
@@ -123,7 +116,7 @@ describe("per tenant", () => {
   });
 
   it("leaves other tenants alone", async () => {
-    const busy = await tenantWithLimits({ perTenant: 1 });
+    const busy = await tenantWithLimits(h, { perTenant: 1 });
     const quiet = await h.newTenant("10");
     await h.request("GET", "/v1/tasks", { apiKey: busy.apiKeys[0] });
     expect((await h.request("GET", "/v1/tasks", { apiKey: busy.apiKeys[0] })).status).toBe(429);
@@ -132,18 +125,19 @@ describe("per tenant", () => {
 });
 
 describe("shared by every server process", () => {
-  let second: { core: Core; url: string; close(): Promise<void> };
+  let core: Core;
+  let second: { url: string; close(): Promise<void> };
   beforeAll(async () => {
-    const core = createCore(h.core.config, { dbPoolSize: 2 });
-    const app = buildRestApp(core, { forceCloseConnections: true });
-    await app.listen({ host: "127.0.0.1", port: 0 });
-    const address = app.server.address() as { port: number };
-    second = { core, url: `http://127.0.0.1:${address.port}`, close: async () => (await app.close(), await core.close()) };
+    core = createCore(h.core.config, { dbPoolSize: 2 });
+    second = await listenRest(core);
   });
-  afterAll(async () => second?.close());
+  afterAll(async () => {
+    await second?.close();
+    await core?.close();
+  });
 
   it("counts the requests two REST servers answer against one budget", async () => {
-    const t = await tenantWithLimits({ perKey: 4 });
+    const t = await tenantWithLimits(h, { perKey: 4 });
     const key = t.apiKeys[0] as string;
     const viaSecond = (path: string) => fetch(`${second.url}${path}`, { headers: { authorization: `Bearer ${key}` } });
     const answers = [];

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { admin, createCore, loadConfig, setTenantRateLimits } from "../../core/index.js";
-import { buildRestApp } from "../../rest-server/app.js";
-import { startHarness, type ApiResponse, type Harness } from "../support/harness.js";
+import { admin, createCore, loadConfig } from "../../core/index.js";
+import { listenRest, startHarness, type ApiResponse, type Harness } from "../support/harness.js";
+import { tenantWithLimits } from "./support.js";
 
 // The same limits whichever store keeps the counters: Postgres (the default) or Redis (RATE_LIMIT_STORE=redis,
 // spoken to over a plain socket). Windows short enough that a window's end is observed, and long enough that each
@@ -23,16 +23,9 @@ describe.each<{ store: string; env: Record<string, string> }>([
   });
   afterAll(async () => h?.close());
 
-  // Each test gets a tenant of its own, with its budgets set before its first request.
-  async function tenantWithLimits(limits: { perKey?: number; perTenant?: number }) {
-    const t = await h.newTenant("10");
-    await setTenantRateLimits(h.core.db, h.core.config.rateLimits, t.tenantId, limits);
-    tenantId = t.tenantId;
-    apiKey = t.apiKey;
-  }
 
   it("refuses beyond the budget and allows again once the window has ended", async () => {
-    await tenantWithLimits({ perKey: 2 });
+    ({ tenantId, apiKey } = await tenantWithLimits(h, { perKey: 2 }));
     const first = await h.request("GET", "/v1/tasks", { apiKey });
     const second = await h.request("GET", "/v1/tasks", { apiKey });
     const refused = await h.request("GET", "/v1/tasks", { apiKey });
@@ -50,7 +43,7 @@ describe.each<{ store: string; env: Record<string, string> }>([
   });
 
   it("applies the tenant's budget across its keys", async () => {
-    await tenantWithLimits({ perTenant: 3 });
+    ({ tenantId, apiKey } = await tenantWithLimits(h, { perTenant: 3 }));
     const other = await admin.createApiKey(h.core.db, h.core.ids, h.core.config.region, tenantId);
     const statuses = [];
     for (const key of [apiKey, other.key, apiKey, other.key]) statuses.push((await h.request("GET", "/v1/tasks", { apiKey: key })).status);
@@ -58,32 +51,28 @@ describe.each<{ store: string; env: Record<string, string> }>([
   });
 
   it("shares the counts between server processes", async () => {
-    await tenantWithLimits({ perKey: 3 });
+    ({ tenantId, apiKey } = await tenantWithLimits(h, { perKey: 3 }));
     const core = createCore(loadConfig(h.env), { dbPoolSize: 1 });
-    const app = buildRestApp(core, { forceCloseConnections: true });
+    const second = await listenRest(core);
     try {
-      await app.listen({ host: "127.0.0.1", port: 0 });
-      const { port } = app.server.address() as { port: number };
-      const viaSecond = () => fetch(`http://127.0.0.1:${port}/v1/tasks`, { headers: { authorization: `Bearer ${apiKey}` } });
+      const viaSecond = () => fetch(`${second.url}/v1/tasks`, { headers: { authorization: `Bearer ${apiKey}` } });
       const answers = [remaining(await h.request("GET", "/v1/tasks", { apiKey })), (await viaSecond()).headers.get("x-ratelimit-remaining")];
       answers.push(remaining(await h.request("GET", "/v1/tasks", { apiKey })));
       expect(answers).toEqual(["2", "1", "0"]);
       expect((await viaSecond()).status).toBe(429);
     } finally {
-      await app.close();
+      await second.close();
       await core.close();
     }
   });
 
   it("counts concurrent requests on two server processes exactly: the budget allowed, each remainder answered once", async () => {
     const budget = 40;
-    await tenantWithLimits({ perKey: budget });
+    ({ tenantId, apiKey } = await tenantWithLimits(h, { perKey: budget }));
     const core = createCore(loadConfig(h.env), { dbPoolSize: 2 });
-    const app = buildRestApp(core, { forceCloseConnections: true });
+    const second = await listenRest(core);
     try {
-      await app.listen({ host: "127.0.0.1", port: 0 });
-      const { port } = app.server.address() as { port: number };
-      const viaSecond = () => fetch(`http://127.0.0.1:${port}/v1/tasks`, { headers: { authorization: `Bearer ${apiKey}` } });
+      const viaSecond = () => fetch(`${second.url}/v1/tasks`, { headers: { authorization: `Bearer ${apiKey}` } });
       const answers = await Promise.all(
         Array.from({ length: 100 }, (_, i) =>
           i % 2 === 0
@@ -96,7 +85,7 @@ describe.each<{ store: string; env: Record<string, string> }>([
       expect(answers.filter((a) => a.status === 429).length).toBe(100 - budget);
       expect(allowed.map((a) => Number(a.remaining)).sort((a, b) => a - b)).toEqual(Array.from({ length: budget }, (_, i) => i));
     } finally {
-      await app.close();
+      await second.close();
       await core.close();
     }
   });

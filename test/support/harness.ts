@@ -188,6 +188,15 @@ async function timed(step: string, action: () => Promise<unknown>): Promise<void
   }
 }
 
+// One more REST server for `core` (a second replica on the harness database, or one with settings of its own), on
+// a port of its own. Closing it leaves `core` open.
+export async function listenRest(core: Core): Promise<{ url: string; close(): Promise<void> }> {
+  const app = buildRestApp(core, { forceCloseConnections: true });
+  await app.listen({ host: "127.0.0.1", port: 0 });
+  const { port } = app.server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}`, close: () => app.close() };
+}
+
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
