@@ -5,3 +5,4 @@ export * from "./artifacts.js";
 export * from "./voices.js";
 export * from "./callbacks.js";
 export * from "./rate-limits.js";
+export * from "./inline-media.js";
