@@ -57,3 +57,4 @@ export { isValidBudget, MAX_REQUESTS_PER_WINDOW, type RateLimitSubject } from ".
 export { readTenantRateLimits, setTenantRateLimits, type TenantRateLimits } from "./rate-limits/tenant-limits.js";
 export { startLostWorkerRecovery } from "./jobs/lost-workers.js";
 export { isUnstorableText, refuseUnstorableText, UNSTORABLE_REASON } from "./contracts/storable-text.js";
+export { JSON_MAX_DEPTH, JSON_MAX_ITEMS, JSON_MAX_KEY_LENGTH, refuseUnboundedJsonText } from "./contracts/json-shape.js";

@@ -1,4 +1,5 @@
 import { failure, invalidRequest } from "../errors/index.js";
+import { refuseUnboundedJsonValue } from "./json-shape.js";
 
 // Postgres text and jsonb cannot hold U+0000, and an unpaired UTF-16 surrogate (valid in a JSON string) has no
 // UTF-8 form: a request carrying either is refused as invalid, rather than failing when it is stored.
@@ -9,7 +10,7 @@ export function isUnstorableText(text: string): boolean {
   return text.includes("\u0000") || UNPAIRED_SURROGATE.test(text);
 }
 
-// The path of the first key or string value that cannot be stored, or null.
+// The path of the first key or string value that cannot be stored, or null. Recursive: callers bound the depth first.
 function unstorablePath(value: unknown, path: (string | number)[]): (string | number)[] | null {
   if (typeof value === "string") return isUnstorableText(value) ? path : null;
   if (Array.isArray(value)) {
@@ -29,8 +30,10 @@ function unstorablePath(value: unknown, path: (string | number)[]): (string | nu
   return null;
 }
 
-// 422 invalid_request at the offending field of a JSON body or tool arguments.
+// 422 invalid_request at the offending field of a JSON body or tool arguments: first the shape bounds of
+// json-shape.ts (so MCP tool arguments get them too), then the text itself.
 export function refuseUnstorableText(value: unknown): void {
+  refuseUnboundedJsonValue(value);
   const path = unstorablePath(value, []);
   if (path) throw invalidRequest([failure(path, UNSTORABLE_REASON)]);
 }

@@ -61,7 +61,12 @@ export function decodeDataUri(text: string, maxBytes: number): { bytes: Buffer }
   if (!match) return null;
   const payload = match[4] ?? "";
   if (payload.length > Math.ceil(maxBytes / 3) * 4 + 4) return { tooLarge: true };
-  const bytes = match[3] ? Buffer.from(payload, "base64") : Buffer.from(decodeURIComponent(payload), "latin1");
+  let bytes: Buffer;
+  try {
+    bytes = match[3] ? Buffer.from(payload, "base64") : Buffer.from(decodeURIComponent(payload), "latin1");
+  } catch {
+    return null; // a percent-escape that is not UTF-8 (`%ZZ`, `%FF`): malformed, not a server error
+  }
   return bytes.length > maxBytes ? { tooLarge: true } : { bytes };
 }
 
