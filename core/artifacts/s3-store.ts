@@ -1,6 +1,7 @@
 import { createHash, createHmac } from "node:crypto";
+import { createReadStream } from "node:fs";
 import { Readable } from "node:stream";
-import type { ArtifactStore } from "./store.js";
+import type { ArtifactStore, ByteRange, OpenedArtifact } from "./store.js";
 
 export interface S3Settings {
   endpoint: string;
@@ -61,14 +62,36 @@ export class S3ArtifactStore implements ArtifactStore {
     if (!response.ok) throw new Error(`S3 PUT ${key} answered HTTP ${response.status}: ${await response.text()}`);
   }
 
-  async open(key: string): Promise<{ stream: Readable; size: number } | null> {
+  // Streamed from the file with its length and digest known up front, so the request is signed without a
+  // second read and the bytes never sit in memory.
+  async putFile(key: string, file: string, facts: { size: number; sha256: string }): Promise<void> {
     const url = this.objectUrl(key);
-    const response = await fetch(url, { headers: this.signedHeaders("GET", url, sha256(""), new Date()) });
+    const response = await fetch(url, {
+      method: "PUT",
+      headers: { ...this.signedHeaders("PUT", url, facts.sha256, new Date()), "content-length": String(facts.size) },
+      body: Readable.toWeb(createReadStream(file)) as ReadableStream,
+      duplex: "half",
+    } as RequestInit);
+    if (!response.ok) throw new Error(`S3 PUT ${key} answered HTTP ${response.status}: ${await response.text()}`);
+  }
+
+  async open(key: string, range?: ByteRange): Promise<OpenedArtifact | null> {
+    const url = this.objectUrl(key);
+    const headers = { ...this.signedHeaders("GET", url, sha256(""), new Date()), ...(range ? { range: `bytes=${range.start}-${range.end}` } : {}) };
+    const response = await fetch(url, { headers });
     if (response.status === 404) return null;
     if (!response.ok || !response.body) throw new Error(`S3 GET ${key} answered HTTP ${response.status}`);
+    // A ranged answer gives the whole size after the slash of Content-Range.
+    const total = response.status === 206 ? /\/(\d+)$/.exec(response.headers.get("content-range") ?? "")?.[1] : null;
     return {
       stream: Readable.fromWeb(response.body as import("node:stream/web").ReadableStream),
-      size: Number(response.headers.get("content-length") ?? 0),
+      size: Number(total ?? response.headers.get("content-length") ?? 0),
     };
+  }
+
+  async delete(key: string): Promise<void> {
+    const url = this.objectUrl(key);
+    const response = await fetch(url, { method: "DELETE", headers: this.signedHeaders("DELETE", url, sha256(""), new Date()) });
+    if (!response.ok && response.status !== 404) throw new Error(`S3 DELETE ${key} answered HTTP ${response.status}`);
   }
 }

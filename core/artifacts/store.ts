@@ -1,13 +1,28 @@
 import { createReadStream } from "node:fs";
-import { mkdir, rename, stat, writeFile } from "node:fs/promises";
+import { copyFile, mkdir, rename, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { Readable } from "node:stream";
 
+// An inclusive byte range of a stored object, as HTTP's Range header names one.
+export interface ByteRange {
+  start: number;
+  end: number;
+}
+
+export interface OpenedArtifact {
+  stream: Readable;
+  // The whole object's size, whatever range was opened.
+  size: number;
+}
+
 // Where artifact bytes live. The filesystem store is the default; an S3-compatible store implements the same
-// interface for deployments across machines.
+// interface for deployments across machines. Large media goes in with putFile (streamed from a local file) and
+// comes out as a stream, whole or a byte range, so neither end holds a file in memory.
 export interface ArtifactStore {
   put(key: string, bytes: Buffer): Promise<void>;
-  open(key: string): Promise<{ stream: Readable; size: number } | null>;
+  putFile(key: string, file: string, facts: { size: number; sha256: string }): Promise<void>;
+  open(key: string, range?: ByteRange): Promise<OpenedArtifact | null>;
+  delete(key: string): Promise<void>;
 }
 
 export class FilesystemArtifactStore implements ArtifactStore {
@@ -18,23 +33,35 @@ export class FilesystemArtifactStore implements ArtifactStore {
     return path.join(this.root, key);
   }
 
-  async put(key: string, bytes: Buffer): Promise<void> {
+  // Write then rename so a reader never sees half a file.
+  private async placed(key: string, write: (temporary: string) => Promise<void>): Promise<void> {
     const target = this.pathOf(key);
     await mkdir(path.dirname(target), { recursive: true });
-    // Write then rename so a reader never sees half a file.
     const temporary = `${target}.${process.pid}.partial`;
-    await writeFile(temporary, bytes);
+    await write(temporary);
     await rename(temporary, target);
   }
 
-  async open(key: string): Promise<{ stream: Readable; size: number } | null> {
+  put(key: string, bytes: Buffer): Promise<void> {
+    return this.placed(key, (temporary) => writeFile(temporary, bytes));
+  }
+
+  putFile(key: string, file: string): Promise<void> {
+    return this.placed(key, (temporary) => copyFile(file, temporary));
+  }
+
+  async open(key: string, range?: ByteRange): Promise<OpenedArtifact | null> {
     const target = this.pathOf(key);
     try {
       const info = await stat(target);
-      return { stream: createReadStream(target), size: info.size };
+      return { stream: createReadStream(target, range ? { start: range.start, end: range.end } : {}), size: info.size };
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
       throw error;
     }
+  }
+
+  async delete(key: string): Promise<void> {
+    await rm(this.pathOf(key), { force: true });
   }
 }

@@ -4,6 +4,7 @@ import { ServiceError, jsonPointer } from "../errors/index.js";
 import { urlRefusal } from "../net/index.js";
 import type { Core } from "../runtime.js";
 import { decodeDataUri, mediaSlots, mediaText, mediaTextPath } from "./slots.js";
+import { ownArtifactId, ownArtifactUrlRefusal, refusedMediaUrl } from "./url-refusal.js";
 
 // The checks on media inputs that admission can make without fetching anything: a URL's scheme and literal
 // address, a data URI's shape and size, an artifact's existence for this tenant. Fetching and decoding happen in
@@ -29,13 +30,10 @@ export async function checkMediaAtAdmission(core: Core, tenantId: string, input:
         });
       }
     } else {
+      const ownArtifact = ownArtifactId(text, core.config.publicBaseUrl);
+      if (ownArtifact) throw ownArtifactUrlRefusal(param, path, ownArtifact);
       const refusal = urlRefusal(text, policy);
-      if (refusal) {
-        throw new ServiceError("invalid_request", `The media URL at ${param} ${refusal}.`, {
-          param,
-          details: { errors: [{ loc: path, param, reason: refusal }] },
-        });
-      }
+      if (refusal) throw refusedMediaUrl(param, path, refusal);
     }
   }
   if (artifactSlots.length === 0) return;

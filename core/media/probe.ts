@@ -51,24 +51,30 @@ interface FfprobeOutput {
 const PCM_BYTES_PER_SAMPLE = 2;
 
 export async function probeMedia(bytes: Buffer, hint?: PcmProbeHint): Promise<MediaProbe> {
-  if (hint?.format === "pcm") return probeRawPcm(bytes, hint);
+  if (hint?.format === "pcm") return probeRawPcm(bytes.length, hint);
   const output = await runFfprobeOnBytes(bytes);
   return describeFfprobeOutput(output);
 }
 
-function probeRawPcm(bytes: Buffer, hint: PcmProbeHint): MediaProbe {
+// The same, for media already in a file (a download spooled to disk): nothing is read into memory.
+export async function probeMediaFile(path: string, size: number, hint?: PcmProbeHint): Promise<MediaProbe> {
+  if (hint?.format === "pcm") return probeRawPcm(size, hint);
+  return describeFfprobeOutput(await runFfprobeOnFile(path));
+}
+
+function probeRawPcm(byteLength: number, hint: PcmProbeHint): MediaProbe {
   const channels = hint.channels ?? 1;
   if (!Number.isInteger(hint.sampleRate) || hint.sampleRate <= 0 || !Number.isInteger(channels) || channels <= 0) {
     throw new MediaProbeError("invalid pcm hint", `sampleRate ${hint.sampleRate}, channels ${channels}`);
   }
   const frameBytes = PCM_BYTES_PER_SAMPLE * channels;
-  if (bytes.length === 0 || bytes.length % frameBytes !== 0) {
-    throw new MediaProbeError("not s16le pcm", `${bytes.length} bytes is not a whole number of ${frameBytes}-byte frames`);
+  if (byteLength === 0 || byteLength % frameBytes !== 0) {
+    throw new MediaProbeError("not s16le pcm", `${byteLength} bytes is not a whole number of ${frameBytes}-byte frames`);
   }
   return {
     container: "pcm",
     codec: "pcm_s16le",
-    durationSeconds: bytes.length / frameBytes / hint.sampleRate,
+    durationSeconds: byteLength / frameBytes / hint.sampleRate,
     sampleRate: hint.sampleRate,
     channels,
     width: null,
@@ -85,18 +91,22 @@ async function runFfprobeOnBytes(bytes: Buffer): Promise<FfprobeOutput> {
   try {
     const path = join(directory, "media");
     await writeFile(path, bytes);
-    const stdout = await runFfprobe([
-      "-v", "error", "-print_format", "json", "-show_format", "-show_streams", path,
-    ]).catch((error: unknown) => {
-      if (error instanceof MediaToolError) {
-        throw new MediaProbeError("ffprobe cannot decode the media", error.stderr.replaceAll(`${path}: `, "").trim());
-      }
-      throw error;
-    });
-    return JSON.parse(stdout.toString("utf8")) as FfprobeOutput;
+    return await runFfprobeOnFile(path);
   } finally {
     await rm(directory, { recursive: true, force: true });
   }
+}
+
+async function runFfprobeOnFile(path: string): Promise<FfprobeOutput> {
+  const stdout = await runFfprobe([
+    "-v", "error", "-print_format", "json", "-show_format", "-show_streams", path,
+  ]).catch((error: unknown) => {
+    if (error instanceof MediaToolError) {
+      throw new MediaProbeError("ffprobe cannot decode the media", error.stderr.replaceAll(`${path}: `, "").trim());
+    }
+    throw error;
+  });
+  return JSON.parse(stdout.toString("utf8")) as FfprobeOutput;
 }
 
 function describeFfprobeOutput(output: FfprobeOutput): MediaProbe {

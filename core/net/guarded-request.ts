@@ -1,6 +1,7 @@
 import http, { type IncomingHttpHeaders } from "node:http";
 import https from "node:https";
 import type { LookupFunction } from "node:net";
+import type { Writable } from "node:stream";
 import { checkUrl, resolveDestination, type OutboundPolicy, type ResolvedAddress } from "./destination.js";
 import { OutboundError } from "./outbound-error.js";
 
@@ -18,6 +19,9 @@ export interface OutboundRequest {
   // 0 (the default) answers a 3xx as it is; otherwise each hop is checked like the first.
   maxRedirects?: number;
   signal?: AbortSignal;
+  // Where a 2xx body goes instead of memory (a file, for media): written with backpressure, still capped at
+  // maxResponseBytes, and ended before the response resolves; `body` is then empty. Other statuses stay in memory.
+  sink?: Writable;
 }
 
 export interface OutboundResponse {
@@ -129,8 +133,22 @@ function exchange(
           address: pinned.address,
         });
       };
+      const status = incoming.statusCode ?? 0;
+      const sink = request.sink && status >= 200 && status < 300 ? request.sink : null;
+      if (sink) sink.on("error", fail);
       incoming.on("data", (chunk: Buffer) => {
         if (settled) return;
+        if (sink) {
+          size += chunk.length;
+          if (size > request.maxResponseBytes) {
+            return fail(new OutboundError("too_large", `the response body exceeds ${request.maxResponseBytes} bytes`));
+          }
+          if (!sink.write(chunk)) {
+            incoming.pause();
+            sink.once("drain", () => incoming.resume());
+          }
+          return;
+        }
         const room = request.maxResponseBytes - size;
         size += chunk.length;
         if (size <= request.maxResponseBytes) {
@@ -147,7 +165,7 @@ function exchange(
       incoming.on("close", () => {
         if (!incoming.complete) fail(new Error("the connection closed before the response was complete"));
       });
-      incoming.on("end", succeed);
+      incoming.on("end", () => (sink ? sink.end(succeed) : succeed()));
     });
     outgoing.end(request.body);
   });

@@ -1,4 +1,7 @@
 import type { ProviderEndpoint } from "../config.js";
+import { decodeDataUri } from "../media/slots.js";
+import { spoolBytes, SpoolWriter, type Spooled } from "../media/spool.js";
+import { guardedRequest, OutboundError, type OutboundPolicy } from "../net/index.js";
 import { ProviderFailure } from "./types.js";
 
 export interface VendorResponse {
@@ -55,23 +58,54 @@ export function retryAfterMs(headers: Headers): number | undefined {
   return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
 }
 
-// Downloads an output, at most `attempts` times; then model_output_invalid (SPEC.md: 3 attempts).
-export async function downloadOutput(url: string, signal: AbortSignal, attempts = 3, timeoutMs = 60_000): Promise<Buffer> {
+export interface OutputDownload {
+  // The local file the output is spooled to, as it arrives.
+  file: string;
+  // The cap for the output's kind (core/media/limits.ts): a larger output fails at once, without another attempt.
+  maxBytes: number;
+  policy: OutboundPolicy;
+  attempts?: number;
+  timeoutMs?: number;
+}
+
+const invalidOutput = (reason: string) =>
+  new ProviderFailure("model_output_invalid", `the model finished but its output could not be downloaded (${reason})`, false);
+
+// Downloads an output through the guarded client (every redirect checked), streamed to a file, at most `attempts`
+// times; then model_output_invalid (SPEC.md: 3 attempts).
+export async function downloadOutput(url: string, signal: AbortSignal, download: OutputDownload): Promise<Spooled> {
+  // Some vendors answer small outputs inline, as a data URI: nothing to fetch, the same cap.
+  if (url.startsWith("data:")) {
+    const decoded = decodeDataUri(url, download.maxBytes);
+    if (!decoded) throw invalidOutput("a malformed data URI");
+    if ("tooLarge" in decoded) throw invalidOutput(`it is larger than ${download.maxBytes} bytes`);
+    return spoolBytes(decoded.bytes, download.file);
+  }
+  const attempts = download.attempts ?? 3;
   let last = "";
   for (let attempt = 1; attempt <= attempts; attempt++) {
+    const sink = new SpoolWriter(download.file);
     try {
-      const response = await fetch(url, { signal: AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]) });
-      if (response.ok) return Buffer.from(await response.arrayBuffer());
+      const response = await guardedRequest(download.policy, {
+        method: "GET",
+        url,
+        timeoutMs: download.timeoutMs ?? 60_000,
+        maxResponseBytes: download.maxBytes,
+        maxRedirects: 3,
+        signal,
+        sink,
+      });
+      if (response.status >= 200 && response.status < 300) return sink.spooled();
       last = `HTTP ${response.status}`;
     } catch (error) {
+      sink.destroy();
       if (signal.aborted) throw error;
-      last = (error as Error).message;
+      if (!(error instanceof OutboundError)) throw error;
+      if (error.failure === "too_large") throw invalidOutput(`it is larger than ${download.maxBytes} bytes`);
+      if (error.failure === "refused") throw invalidOutput(error.message);
+      last = error.message;
     }
     if (attempt < attempts) await new Promise((resolve) => setTimeout(resolve, 200 * attempt));
   }
-  throw new ProviderFailure(
-    "model_output_invalid",
-    `the model finished but its output could not be downloaded after ${attempts} attempts (${last})`,
-    false,
-  );
+  throw invalidOutput(`${attempts} attempts; last: ${last}`);
 }

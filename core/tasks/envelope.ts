@@ -3,6 +3,8 @@ import { findCapability } from "../capabilities/table.js";
 import { capabilitySchemaHash } from "../capabilities/schema-hash.js";
 import { formatCredits } from "../credits/money.js";
 import { errorBody, isErrorCode } from "../errors/index.js";
+import { renderMediaInputs } from "../media/inline.js";
+import type { MediaFacts } from "../media/slots.js";
 import type { TaskRow } from "./repository.js";
 
 export const USAGE_COUNTERS = [
@@ -90,7 +92,9 @@ function renderError(error: StoredError | null, requestId: string) {
 }
 
 export function toEnvelope(row: TaskRow, ctx: EnvelopeContext) {
-  const input = Object.fromEntries(Object.entries(row.input as Record<string, unknown>).filter(([k]) => !COMMON_FIELDS.has(k)));
+  const fields = Object.fromEntries(Object.entries(row.input as Record<string, unknown>).filter(([k]) => !COMMON_FIELDS.has(k)));
+  // Media inputs given inline appear as references, never as their bytes (core/media/inline.ts).
+  const input = renderMediaInputs(fields, row.resolvedMedia as Record<string, MediaFacts> | null);
   const capability = findCapability(row.capability);
   const self = `${ctx.baseUrl}/v1/tasks/${row.id}`;
   const callbackState = row.callbackState as Record<string, unknown> | null;

@@ -15,7 +15,7 @@ export async function ensureMediaResolved(core: Core, task: TaskRow): Promise<Re
   let facts = task.resolvedMedia as ResolvedMediaMap | null;
   if (!facts) {
     if (mediaSlots(input).length === 0) return {};
-    facts = await resolveMediaInputs(core, task.tenantId, input);
+    facts = await resolveMediaInputs(core, { id: task.id, tenantId: task.tenantId, input });
     await transitionTask(core.db, task.id, ["running"], { resolvedMedia: facts });
   }
   const failures = findCapability(task.capability)?.checkResolvedMedia?.(input as never, facts, task.resolvedModel) ?? [];

@@ -1,5 +1,8 @@
-import { createHash } from "node:crypto";
-import { MediaProbeError, probeMedia, type MediaProbe } from "../media/probe.js";
+import { VENDOR_OUTPUT_CAPS } from "../media/limits.js";
+import { MediaProbeError, probeMediaFile, type MediaProbe } from "../media/probe.js";
+import { sniffMediaType } from "../media/sniff.js";
+import { spoolDirectory } from "../media/spool.js";
+import type { OutboundPolicy } from "../net/index.js";
 import type { UsageCounter } from "../capabilities/types.js";
 import { findModel } from "../catalog/registry.js";
 import { findPrice, priceLine } from "../credits/pricing.js";
@@ -26,35 +29,55 @@ const CONTENT_TYPES: Record<string, string> = {
 
 type StoredMedia = MediaProbe & { format: string; role: string | null };
 
-// Downloads one vendor output (at most 3 attempts), checks that it decodes, and stores it as an artifact.
+// A configured vendor's own address is trusted as configuration is (the emulator answers from loopback in
+// development); any other output URL is held to the outbound policy like a caller's.
+function outputPolicy(core: Core, url: string): OutboundPolicy {
+  const origin = URL.canParse(url) ? new URL(url).origin : null;
+  const fromVendor = Object.values(core.config.providers).some((endpoint) => URL.canParse(endpoint.baseUrl) && new URL(endpoint.baseUrl).origin === origin);
+  return { allowLoopbackHttp: core.config.outboundAllowLoopbackHttp || fromVendor };
+}
+
+// Downloads one vendor output (at most 3 attempts) to a local file, checks that it decodes, and streams it into
+// the artifact store: the worker never holds the whole output in memory.
 export async function storeOutput(core: Core, task: TaskRow, output: ProviderOutput, signal: AbortSignal): Promise<NewArtifact> {
-  const bytes = await downloadOutput(output.url, signal);
-  const format = output.format ?? "bin";
-  let probe: MediaProbe;
+  const directory = await spoolDirectory();
   try {
-    probe = await probeMedia(bytes, format === "pcm" ? { format: "pcm", sampleRate: output.sampleRate ?? 32000 } : undefined);
-  } catch (error) {
-    if (error instanceof MediaProbeError) {
-      throw new ProviderFailure("model_output_invalid", `the model's output is not decodable ${output.kind}: ${error.message}`, false);
+    const spooled = await downloadOutput(output.url, signal, {
+      file: directory.file("output"),
+      maxBytes: VENDOR_OUTPUT_CAPS[output.kind],
+      policy: outputPolicy(core, output.url),
+    });
+    const format = output.format ?? "bin";
+    let probe: MediaProbe;
+    try {
+      const hint = format === "pcm" ? ({ format: "pcm", sampleRate: output.sampleRate ?? 32000 } as const) : undefined;
+      probe = await probeMediaFile(spooled.path, spooled.size, hint);
+    } catch (error) {
+      if (error instanceof MediaProbeError) {
+        throw new ProviderFailure("model_output_invalid", `the model's output is not decodable ${output.kind}: ${error.message}`, false);
+      }
+      throw error;
     }
-    throw error;
+    if ((output.kind === "image" || output.kind === "video") && !(probe.width && probe.height)) {
+      throw new ProviderFailure("model_output_invalid", `the model's ${output.kind} output has no picture (a truncated file?)`, false);
+    }
+    const id = core.ids.artifact();
+    const storageKey = `${task.tenantId}/${task.id}/${id}.${format}`;
+    await core.artifacts.putFile(storageKey, spooled.path, spooled);
+    const media: StoredMedia = { format, role: output.role ?? null, ...probe };
+    return {
+      id,
+      kind: output.kind,
+      // What the bytes are, as served; the vendor's word only where the bytes carry no signature (raw PCM).
+      contentType: sniffMediaType(spooled.head)?.contentType ?? CONTENT_TYPES[format] ?? "application/octet-stream",
+      byteSize: spooled.size,
+      sha256: spooled.sha256,
+      storageKey,
+      media: media as unknown as Record<string, unknown>,
+    };
+  } finally {
+    await directory.dispose();
   }
-  if ((output.kind === "image" || output.kind === "video") && !(probe.width && probe.height)) {
-    throw new ProviderFailure("model_output_invalid", `the model's ${output.kind} output has no picture (a truncated file?)`, false);
-  }
-  const id = core.ids.artifact();
-  const storageKey = `${task.tenantId}/${task.id}/${id}.${format}`;
-  await core.artifacts.put(storageKey, bytes);
-  const media: StoredMedia = { format, role: output.role ?? null, ...probe };
-  return {
-    id,
-    kind: output.kind,
-    contentType: CONTENT_TYPES[format] ?? "application/octet-stream",
-    byteSize: bytes.length,
-    sha256: createHash("sha256").update(bytes).digest("hex"),
-    storageKey,
-    media: media as unknown as Record<string, unknown>,
-  };
 }
 
 function mediaOf(artifact: NewArtifact): StoredMedia {

@@ -119,10 +119,15 @@ describe("resolution in the worker", () => {
   });
 
   it("sniffs the bytes, whatever the server claims, and refuses what does not decode", async () => {
+    // Bytes of no media type are malformed media (SPEC.md: invalid_media), whatever the server's Content-Type.
     const text = await failedWith({ type: "url", url: `${hostUrl}/text` });
-    expect(text.error).toMatchObject({ code: "unsupported_media_type", param: "/images/0" });
+    expect(text.error).toMatchObject({ code: "invalid_media", param: "/images/0" });
     const wav = Buffer.concat([Buffer.from("RIFF\0\0\0\0WAVEfmt "), Buffer.alloc(64)]);
-    const audio = await failedWith(`data:image/png;base64,${wav.toString("base64")}`);
+    // A data URI whose bytes contradict the type it declares is malformed; media of the wrong kind, truthfully
+    // declared, is unsupported for the field.
+    const claimed = await failedWith(`data:image/png;base64,${wav.toString("base64")}`);
+    expect(claimed.error).toMatchObject({ code: "invalid_media", param: "/images/0", details: { declared: "image/png", received: "audio/wav" } });
+    const audio = await failedWith(`data:audio/wav;base64,${wav.toString("base64")}`);
     expect(audio.error).toMatchObject({ code: "unsupported_media_type", param: "/images/0" });
     const truncated = await failedWith(`data:image/png;base64,${png.subarray(0, 40).toString("base64")}`);
     expect(truncated.error).toMatchObject({ code: "invalid_media", param: "/images/0" });
