@@ -1,13 +1,16 @@
 #!/usr/bin/env node
-// `npx svc …`: runs the TypeScript CLI through tsx so no build step is needed.
-import { spawnSync } from "node:child_process";
+// `npx svc …` and `node bin/svc.js mcp` (what a desktop host runs): the compiled CLI in this process. When dist/ is
+// missing or older than the sources it is built first (a few seconds, once), so a fresh checkout or an edited
+// one never runs stale code and no call pays for compiling TypeScript at run time.
 import path from "node:path";
-import { fileURLToPath } from "node:url";
-import { createRequire } from "node:module";
+import { pathToFileURL } from "node:url";
+import { build, isStale, ROOT } from "./build.js";
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const tsx = createRequire(import.meta.url).resolve("tsx/cli");
-const result = spawnSync(process.execPath, [tsx, path.join(root, "cli/main.ts"), ...process.argv.slice(2)], {
-  stdio: "inherit",
-});
-process.exit(result.status ?? 1);
+const ENTRY = path.join("cli", "main.js");
+if (isStale(ENTRY)) {
+  process.stderr.write("svc: compiling the TypeScript into dist/ (once after each change)…\n");
+  const status = build({ onlyIfStale: ENTRY });
+  // tsc still emits when it finds type errors; run what it emitted, as `npm start` would, after saying so.
+  if (status !== 0) process.stderr.write(`svc: the build reported errors (status ${status}); running what it emitted\n`);
+}
+await import(pathToFileURL(path.join(ROOT, "dist", ENTRY)).href);

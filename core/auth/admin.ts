@@ -92,6 +92,35 @@ export async function listTenants(db: Db) {
     .orderBy(tenants.createdAt);
 }
 
+export async function getTenant(db: Db, tenantId: string) {
+  const rows = await db
+    .select({ id: tenants.id, name: tenants.name, status: tenants.status, createdAt: tenants.createdAt })
+    .from(tenants)
+    .where(eq(tenants.id, tenantId))
+    .limit(1);
+  if (!rows[0]) throw new ServiceError("not_found", `No tenant ${tenantId}.`);
+  return rows[0];
+}
+
+// Keys as an operator sees them: never the key itself (only its hash is stored), its display prefix instead.
+export async function listApiKeys(db: Db, tenantId?: string) {
+  if (tenantId !== undefined) await requireTenant(db, tenantId);
+  return db
+    .select({
+      id: apiKeys.id,
+      tenantId: apiKeys.tenantId,
+      name: apiKeys.name,
+      displayPrefix: apiKeys.displayPrefix,
+      areas: apiKeys.areas,
+      status: apiKeys.status,
+      createdAt: apiKeys.createdAt,
+      revokedAt: apiKeys.revokedAt,
+    })
+    .from(apiKeys)
+    .where(tenantId === undefined ? undefined : eq(apiKeys.tenantId, tenantId))
+    .orderBy(apiKeys.createdAt);
+}
+
 export async function countTenants(db: Db): Promise<number> {
   const rows = await db.select({ n: sql<number>`count(*)::int` }).from(tenants);
   return rows[0]?.n ?? 0;
