@@ -1,11 +1,17 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { errorBody, protectedResourceMetadataUrl, ServiceError, type Config } from "../core/index.js";
 
+// RFC 6750 §3: error_description holds printable ASCII without quotes or backslashes; a message may hold more
+// (an ellipsis, a quoted credential), and Node refuses to send a header with such characters.
+function headerSafe(text: string): string {
+  return text.replace(/[^\x20-\x7e]/g, "?").replace(/["\\]/g, "'");
+}
+
 // RFC 6750 §3 with RFC 9728 §5.1: every 401 names the protected-resource metadata, so a client can discover
 // where to get a token. `error="invalid_token"` only when a credential was sent: a bare request gets no error code.
-function challenge(config: Config, error: ServiceError, credentialSent: boolean): string {
+export function challenge(config: Config, error: ServiceError, credentialSent: boolean): string {
   const parts = [`resource_metadata="${protectedResourceMetadataUrl(config)}"`];
-  if (credentialSent) parts.push('error="invalid_token"', `error_description="${error.message.replace(/["\\]/g, "'")}"`);
+  if (credentialSent) parts.push('error="invalid_token"', `error_description="${headerSafe(error.message)}"`);
   return `Bearer ${parts.join(", ")}`;
 }
 

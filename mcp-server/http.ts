@@ -22,6 +22,7 @@ import { requestIdFrom } from "./request-id.js";
 import { maxMessageBytes } from "./message-size.js";
 import { createMcpServer } from "./server.js";
 import { buildToolSet } from "./tools/tool-set.js";
+import { CONNECTION_STYLES, type ToolNameStyle } from "./tools/tool-names.js";
 
 export interface McpHttpServer {
   // The MCP endpoint, e.g. http://127.0.0.1:8081/mcp.
@@ -36,11 +37,17 @@ export interface McpHttpServer {
 interface VerifiedRequest {
   grant: Grant;
   requestId: string;
+  toolNames: ToolNameStyle;
 }
 
-const METADATA_PATHS = new Set(["/.well-known/oauth-protected-resource", "/.well-known/oauth-protected-resource/mcp"]);
+// /mcp names tools as MCP_TOOL_NAMES says; /mcp/dotted and /mcp/underscore choose per connection.
+const MCP_PATHS = new Map<string, ToolNameStyle | null>([["/mcp", null], ...CONNECTION_STYLES.map((style) => [`/mcp/${style}`, style] as const)]);
+const METADATA_PATHS = new Set([
+  "/.well-known/oauth-protected-resource",
+  ...[...MCP_PATHS.keys()].map((path) => `/.well-known/oauth-protected-resource${path}`),
+]);
 // The paths this server answers, as metric labels; anything else is counted as unmatched.
-const ROUTES = new Set(["/mcp", "/healthz", "/readyz", "/metrics", "/.well-known/jwks.json", ...METADATA_PATHS]);
+const ROUTES = new Set([...MCP_PATHS.keys(), "/healthz", "/readyz", "/metrics", "/.well-known/jwks.json", ...METADATA_PATHS]);
 // Discovery documents are public and read by browser-based clients too.
 const PUBLIC_CORS = { "access-control-allow-origin": "*" };
 
@@ -56,7 +63,11 @@ export async function startMcpHttpServer(core: Core): Promise<McpHttpServer> {
     (context) => {
       const verified = context.authInfo?.extra as VerifiedRequest | undefined;
       if (!verified) throw new Error("MCP request reached the handler without authentication");
-      return createMcpServer(core, tools, { grant: async () => verified.grant, requestId: () => verified.requestId });
+      return createMcpServer(core, tools, {
+        grant: async () => verified.grant,
+        requestId: () => verified.requestId,
+        toolNames: verified.toolNames,
+      });
     },
     { maxRequestBodySize: bodyLimit, onerror: (error) => core.log.error({ err: error }, "mcp handler error") },
   );
@@ -90,7 +101,8 @@ export async function startMcpHttpServer(core: Core): Promise<McpHttpServer> {
     if (request.method === "GET" && path === "/.well-known/jwks.json" && config.oauth.devSigningKey) {
       return sendJson(response, 200, devJwks(config.oauth.devSigningKey), PUBLIC_CORS);
     }
-    if (path !== "/mcp") return notFound(response, path, requestId);
+    const pathStyle = MCP_PATHS.get(path);
+    if (pathStyle === undefined) return notFound(response, path, requestId);
     if (!validHost(request, response) || !validOrigin(request, response)) return;
     let grant: Grant;
     try {
@@ -109,7 +121,7 @@ export async function startMcpHttpServer(core: Core): Promise<McpHttpServer> {
       scopes: [...grant.scopes],
       ...(grant.expiresAt !== null ? { expiresAt: grant.expiresAt } : {}),
       resource: new URL(mcpResourceUrl(config)),
-      extra: { grant, requestId } satisfies VerifiedRequest,
+      extra: { grant, requestId, toolNames: pathStyle ?? config.mcp.toolNames } satisfies VerifiedRequest,
     };
     // toNodeHandler hands `req.auth` to the handler as its authInfo.
     Object.assign(request, { auth });

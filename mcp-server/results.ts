@@ -1,5 +1,6 @@
 import type { CallToolResult } from "@modelcontextprotocol/server";
 import { errorBody, InsufficientScopeError, ServiceError } from "../core/index.js";
+import { styledNames, type ToolNameStyle } from "./tools/tool-names.js";
 import type { ToolOutcome } from "./tools/types.js";
 
 // JSON-RPC 2.0: -32602 when the arguments are at fault (they name an invalid or unknown thing), -32603 for our own
@@ -10,18 +11,20 @@ function jsonRpcCodeOf(type: string): number {
   return -32000;
 }
 
-// The structured result, also serialized as text for hosts that only show text content to the model.
+// The structured result, also serialized as the first text content for hosts that only show text to the model.
 export function toolSuccess(outcome: ToolOutcome): CallToolResult {
   return {
-    content: [{ type: "text", text: JSON.stringify(outcome.structured) }, ...(outcome.links ?? [])],
+    content: [{ type: "text", text: JSON.stringify(outcome.structured) }, ...(outcome.content ?? [])],
     structuredContent: outcome.structured,
     ...(outcome.meta ? { _meta: outcome.meta } : {}),
   };
 }
 
-// Every failure, validation included, in REST's error vocabulary plus the JSON-RPC code: never bare text.
-export function toolFailure(error: unknown, requestId: string): CallToolResult {
-  let body: Record<string, unknown> & { type: string };
+// Every failure, validation included, in REST's error vocabulary plus the JSON-RPC code: in structuredContent
+// (which every output schema admits) and always in the text content, which every client passes to the model.
+// Messages name tools in the connection's naming style, so the next step they suggest can be taken as written.
+export function toolFailure(error: unknown, requestId: string, style: ToolNameStyle): CallToolResult {
+  let body: Record<string, unknown> & { type: string; message: string };
   if (error instanceof InsufficientScopeError) {
     body = error.toBody(requestId);
   } else if (error instanceof ServiceError) {
@@ -30,6 +33,6 @@ export function toolFailure(error: unknown, requestId: string): CallToolResult {
     console.error(`mcp: unexpected error in a tool call (request ${requestId}):`, error);
     body = { ...errorBody("internal_error", "Something went wrong on our side; retry with the same client_request_id.", { requestId }) };
   }
-  const structured = { error: { ...body, jsonrpc_code: jsonRpcCodeOf(body.type) } };
+  const structured = { error: { ...body, message: styledNames(body.message, style), jsonrpc_code: jsonRpcCodeOf(body.type) } };
   return { isError: true, content: [{ type: "text", text: JSON.stringify(structured) }], structuredContent: structured };
 }

@@ -1,24 +1,35 @@
 import { Server } from "@modelcontextprotocol/server";
-import { InsufficientScopeError, missingScopes, refuseUnstorableText, ServiceError, type Core, type Grant } from "../core/index.js";
+import { InsufficientScopeError, refuseUnstorableText, ServiceError, type Core, type Grant } from "../core/index.js";
 import { serverInstructions } from "./instructions.js";
+import { ARTIFACT_TEMPLATE, readArtifactResource } from "./resources.js";
 import { toolFailure, toolSuccess } from "./results.js";
+import type { ToolNameStyle } from "./tools/tool-names.js";
 import type { ToolSet } from "./tools/tool-set.js";
+import type { ToolDefinition } from "./tools/types.js";
 
-// Who is calling on one connection (stdio) or one HTTP request: the grant is re-read per call on stdio, so a
-// revoked key stops working without a restart.
+// Who is calling on one connection (stdio) or one HTTP request, and how that connection names the tools: the
+// grant is re-read per call on stdio, so a revoked key stops working without a restart.
 export interface McpSession {
   grant(): Promise<Grant>;
   requestId(): string;
+  toolNames: ToolNameStyle;
+}
+
+// Any one of a tool's scopes grants it; a refusal asks for the first, the tool's own.
+function checkScopes(grant: Grant, tool: ToolDefinition): void {
+  if (tool.scopes.some((scope) => grant.scopes.includes(scope))) return;
+  throw new InsufficientScopeError([tool.scopes[0]], tool.scopes);
 }
 
 // One MCP server instance. The low-level Server, not McpServer: McpServer validates arguments itself and turns
 // refusals into bare text errors, while here core validates and every failure is a structured error.
 export function createMcpServer(core: Core, tools: ToolSet, session: McpSession): Server {
+  const style = session.toolNames;
   const server = new Server(
     { name: "media-task-service", title: "Media task service", version: "0.1.0" },
-    { capabilities: { tools: {} }, instructions: serverInstructions(core.config.mcp.toolNames) },
+    { capabilities: { tools: {}, resources: {} }, instructions: serverInstructions(style) },
   );
-  server.setRequestHandler("tools/list", async () => ({ tools: tools.listed }));
+  server.setRequestHandler("tools/list", async () => ({ tools: tools.listed(style) }));
   server.setRequestHandler("tools/call", async (request, ctx) => {
     const requestId = session.requestId();
     const tool = tools.find(request.params.name);
@@ -27,8 +38,7 @@ export function createMcpServer(core: Core, tools: ToolSet, session: McpSession)
       if (!tool) throw new ServiceError("not_found", `No tool ${request.params.name}; tools/list names every tool.`);
       const grant = await session.grant();
       // Checked before the tool runs, so a call without its scopes creates and charges nothing.
-      const missing = missingScopes(grant.scopes, tool.scopes);
-      if (missing.length > 0) throw new InsufficientScopeError(missing, tool.scopes);
+      checkScopes(grant, tool);
       refuseUnstorableText(request.params.arguments ?? {});
       const outcome = await tool.run(request.params.arguments ?? {}, {
         core,
@@ -42,8 +52,12 @@ export function createMcpServer(core: Core, tools: ToolSet, session: McpSession)
       });
       return server.projectCallToolResult(toolSuccess(outcome), tool.outputSchema);
     } catch (error) {
-      return server.projectCallToolResult(toolFailure(error, requestId), undefined);
+      return server.projectCallToolResult(toolFailure(error, requestId, style), undefined);
     }
   });
+  // Artifacts are read by URI (task results link them); there is no listing of every artifact ever made.
+  server.setRequestHandler("resources/list", async () => ({ resources: [] }));
+  server.setRequestHandler("resources/templates/list", async () => ({ resourceTemplates: [ARTIFACT_TEMPLATE] }));
+  server.setRequestHandler("resources/read", async (request) => readArtifactResource(core, await session.grant(), request.params.uri));
   return server;
 }

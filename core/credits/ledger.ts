@@ -20,7 +20,10 @@ export async function grantCredits(tx: Executor, tenantId: string, amount: bigin
 }
 
 export function insufficientBalance(required: bigint, available: bigint): ServiceError {
-  return new ServiceError("insufficient_balance", "Not enough credits for this request; nothing was started or charged.", {
+  const message =
+    `This request needs ${formatCredits(required)} credits and ${formatCredits(available)} are available; nothing was ` +
+    "started or charged. Add credits, or ask for less (a quote shows the price first).";
+  return new ServiceError("insufficient_balance", message, {
     details: { required_credits: formatCredits(required), available_credits: formatCredits(available) },
   });
 }

@@ -26,6 +26,8 @@ export function zodFailures(error: z.ZodError, prefix: readonly (string | number
   return error.issues.flatMap((issue) => {
     const path = [...prefix, ...issue.path.map((p) => (typeof p === "symbol" ? String(p) : p))];
     if (issue.code === "unrecognized_keys") return issue.keys.map((key) => failure([...path, key], "is not a known field"));
+    // zod says "Invalid input: expected string, received undefined" for a missing field: say it is required.
+    if (issue.code === "invalid_type" && issue.message.endsWith("received undefined")) return [failure(path, `is required (${issue.expected})`)];
     return [failure(path, issue.message)];
   });
 }

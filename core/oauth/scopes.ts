@@ -6,6 +6,7 @@ export const SCOPE_TABLE = [
   { scope: "tasks:read", area: "tasks", allows: "read your tasks (svc.tasks.get, svc.tasks.list)" },
   { scope: "tasks:write", area: "tasks", allows: "cancel your tasks (svc.tasks.cancel)" },
   { scope: "catalog:read", area: "catalog", allows: "read the model catalog (svc.models.list)" },
+  { scope: "credits:read", area: "credits", allows: "read your credit balance (svc.credits.get)" },
   { scope: "voices:read", area: "voices", allows: "list preset and cloned voices (svc.voices.list)" },
   { scope: "voices:write", area: "voices", allows: "clone voices (svc.voices.clone)" },
   { scope: "speech:write", area: "speech", allows: "synthesize speech (svc.speech.synthesize)" },

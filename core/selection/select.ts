@@ -1,4 +1,5 @@
 import { ServiceError, type ErrorCode } from "../errors/index.js";
+import { modelListHint } from "./model-list-hint.js";
 
 export interface SelectableModel {
   id: string;
@@ -53,7 +54,7 @@ export function selectModel<M extends SelectableModel>(input: SelectionInput<M>)
   if (requested !== "auto") {
     const model = candidates.find((m) => m.id === requested);
     if (!model) {
-      throw new ServiceError("unsupported_model", `Model "${requested}" is not selectable for ${capability}.`, {
+      throw new ServiceError("unsupported_model", `Model "${requested}" is not selectable for ${capability}: ${modelListHint(capability)}.`, {
         param: "/model",
         details: { received: requested, supported_models: ["auto", ...candidates.map((m) => m.id)] },
       });
@@ -93,7 +94,8 @@ export function selectModel<M extends SelectableModel>(input: SelectionInput<M>)
       rejected.push(...failures);
     }
   }
-  throw new ServiceError("no_eligible_model", `No live model for ${capability} can honour the whole request.`, {
+  const message = `No live model for ${capability} can honour the whole request; details.candidate_failures says what each refused. ${modelListHint(capability)}.`;
+  throw new ServiceError("no_eligible_model", message, {
     param: rejected[0]?.param,
     details: { candidate_failures: rejected },
   });

@@ -1,7 +1,8 @@
 import { callbackFieldFailures, checkCallbackSigningKey } from "../callbacks/admission.js";
 import { findCapability } from "../capabilities/table.js";
 import type { Capability, Prepared } from "../capabilities/types.js";
-import { failure, invalidRequest, ServiceError, zodFailures } from "../errors/index.js";
+import { failure, invalidRequest, ServiceError, zodFailures, type FieldFailure } from "../errors/index.js";
+import { modelListHint } from "../selection/model-list-hint.js";
 import { peekIdempotencyKey, type KeyClaim } from "../idempotency/claim.js";
 import { checkMediaAtAdmission } from "../media/admission.js";
 import { requestFingerprint } from "../idempotency/fingerprint.js";
@@ -34,12 +35,17 @@ export function validateIdempotencyKey(key: string | undefined, name: string): s
   return key;
 }
 
+// A missing or malformed `model` says where the valid values are listed.
+function withModelHint(failure: FieldFailure, capability: Capability): FieldFailure {
+  return { ...failure, reason: `${failure.reason}; ${modelListHint(capability.id)}` };
+}
+
 export function parseCreateInput(capability: Capability, raw: unknown, allowLoopbackHttp = false): Record<string, unknown> {
   if (raw === null || typeof raw !== "object" || Array.isArray(raw)) {
     throw invalidRequest([failure([], "the body must be a JSON object")]);
   }
   const parsed = capability.inputSchema.safeParse(raw);
-  if (!parsed.success) throw invalidRequest(zodFailures(parsed.error));
+  if (!parsed.success) throw invalidRequest(zodFailures(parsed.error).map((f) => (f.param === "/model" ? withModelHint(f, capability) : f)));
   const input = parsed.data as Record<string, unknown> & { callback_url?: string; callback_signing_key_id?: string };
   const failures = [...(capability.crossFieldRules?.(parsed.data) ?? []), ...callbackFieldFailures(input, allowLoopbackHttp)];
   if (failures.length > 0) throw invalidRequest(failures);
@@ -57,16 +63,22 @@ async function replay(core: Core, taskId: string): Promise<CreateResult> {
   return { task: toEnvelope(row, envelopeContext(core)), replayed: true };
 }
 
-// Checks the media references and prepares the request (selection, price): the steps that may refuse it. A request
-// they refuse may still be the replay of an admitted one (its voice deleted since, say), which answers with its task.
+// Checks the media references and prepares the request (selection, price): the steps that may refuse it after
+// validation. Creation and quotes share it, so a quote gives the same model, price and refusal as the create.
+export async function prepareRequest(core: Core, capability: Capability, input: Record<string, unknown>, tenantId: string): Promise<Prepared> {
+  await checkMediaAtAdmission(core, tenantId, input);
+  return capability.prepare(input, {
+    tenantId,
+    isFamilyLive: core.isFamilyLive,
+    findVoice: (owner, voiceId) => findVoiceForTenant(core.db, owner, voiceId),
+  });
+}
+
+// A request prepareRequest refuses may still be the replay of an admitted one (its voice deleted since, say),
+// which answers with its task.
 async function prepareOrReplay(core: Core, capability: Capability, input: Record<string, unknown>, claim: KeyClaim): Promise<Prepared | string> {
   try {
-    await checkMediaAtAdmission(core, claim.tenantId, input);
-    return await capability.prepare(input, {
-      tenantId: claim.tenantId,
-      isFamilyLive: core.isFamilyLive,
-      findVoice: (tenantId, voiceId) => findVoiceForTenant(core.db, tenantId, voiceId),
-    });
+    return await prepareRequest(core, capability, input, claim.tenantId);
   } catch (error) {
     const earlier = error instanceof ServiceError ? await peekIdempotencyKey(core.db, claim) : null;
     if (earlier) return earlier;

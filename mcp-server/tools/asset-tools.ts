@@ -1,6 +1,7 @@
 import { assetUploadSchema, scopeFor, uploadAsset } from "../../core/index.js";
 import { jsonSchemaOf } from "./json-schema.js";
 import { OUTPUT_SCHEMAS } from "./output-schemas.js";
+import { artifactLink } from "./task-outcome.js";
 import type { ToolDefinition } from "./types.js";
 
 // Local media into an artifact reference: the arguments are POST /v1/assets' body, validated by core.
@@ -19,10 +20,7 @@ export function assetTools(maxBytes: number): ToolDefinition[] {
       scopes: [scopeFor("assets", "write")],
       async run(args, call) {
         const asset = await uploadAsset(call.core, call.grant.tenantId, args);
-        return {
-          structured: asset,
-          links: [{ type: "resource_link", uri: asset.url, name: asset.artifact_id, mimeType: asset.content_type, size: asset.byte_size }],
-        };
+        return { structured: asset, content: [artifactLink({ ...asset, kind: asset.kind })] };
       },
     },
   ];

@@ -12,7 +12,14 @@ const voicesInput = z
   .strict();
 
 const modelsInput = z
-  .object({ capability: z.string().min(1).max(64).optional().describe("Only models of this capability, e.g. text_to_speech.") })
+  .object({
+    capability: z
+      .string()
+      .min(1)
+      .max(64)
+      .optional()
+      .describe("Only models of this capability, e.g. text_to_speech (a task's `capability`; svc.tasks.quote lists them all)."),
+  })
   .strict();
 
 // The read-only catalog: voices to speak with and models to choose from.
@@ -27,7 +34,8 @@ export function catalogTools(): ToolDefinition[] {
       inputSchema: jsonSchemaOf(voicesInput, "input"),
       outputSchema: OUTPUT_SCHEMAS.voiceList,
       annotations: READ_ONLY,
-      scopes: [scopeFor("voices", "read")],
+      // The speech tool sends agents here for voice ids, so a grant that may synthesize speech may list voices.
+      scopes: [scopeFor("voices", "read"), scopeFor("speech", "write")],
       async run(args, call) {
         const input = parseArguments(voicesInput, args);
         return { structured: await listVoicesPage(call.core, call.grant.tenantId, input) };

@@ -1,69 +1,33 @@
-import { z } from "zod";
-import { taskEnvelopeSchema } from "../../core/index.js";
-import { jsonSchemaOf } from "./json-schema.js";
+// The structuredContent of each tool, as JSON Schema. A client validates every result against these after
+// tools/list, failed calls included (the v1 SDK client validates structuredContent even when isError is true),
+// so each schema admits both answers: its success shape, or {error} when the call failed. Hence no top-level
+// `required` and no closed objects: the full task envelope (view "full") fits the task schema too. Each names
+// only the fields a client reads first, since nineteen tools repeat the task schema in tools/list.
 
-// The structuredContent of each tool, as JSON Schema: the task envelope of core/contracts and the list shapes
-// core renders. A client validates every successful result against these.
-const taskList = z.object({
-  object: z.literal("list"),
-  data: z.array(taskEnvelopeSchema),
-  has_more: z.boolean(),
-  next_cursor: z.string().nullable(),
-});
+type JsonSchema = Record<string, unknown>;
 
-const voiceRecord = z.object({
-  voice_id: z.string(),
-  object: z.literal("voice"),
-  type: z.enum(["preset", "cloned"]),
-  name: z.string(),
-  language: z.string().nullable(),
-  gender: z.string().nullable(),
-  models: z.array(z.string()),
-  status: z.string(),
-  task_id: z.string().nullable(),
-  created_at: z.string().nullable(),
-});
+const STRING = { type: "string" };
+const ERROR: JsonSchema = {
+  type: ["object", "null"],
+  properties: { code: STRING, message: STRING, retryable: { type: "boolean" }, param: STRING },
+  required: ["code", "message"],
+};
 
-const voiceList = z.object({
-  object: z.literal("list"),
-  data: z.array(voiceRecord),
-  has_more: z.boolean(),
-  next_cursor: z.string().nullable(),
-});
+function toolResult(properties: Record<string, JsonSchema>, description: string): JsonSchema {
+  return { type: "object", description: `${description}; when the call failed, {error} instead.`, properties: { ...properties, error: ERROR } };
+}
 
-const modelList = z.object({
-  object: z.literal("list"),
-  data: z.array(
-    z.object({
-      id: z.string(),
-      object: z.literal("model"),
-      created: z.number().int(),
-      owned_by: z.string(),
-      kind: z.string(),
-      capabilities: z.array(z.string()),
-      live: z.boolean(),
-    }),
-  ),
-});
-
-const uploadedAsset = z.object({
-  object: z.literal("artifact"),
-  type: z.literal("artifact"),
-  artifact_id: z.string(),
-  kind: z.string(),
-  content_type: z.string(),
-  byte_size: z.number().int(),
-  sha256: z.string(),
-  filename: z.string().nullable(),
-  url: z.string(),
-  url_expires_at: z.iso.datetime(),
-  created_at: z.iso.datetime(),
-});
+const PAGE = { data: { type: "array" }, has_more: { type: "boolean" }, next_cursor: { type: ["string", "null"] } };
 
 export const OUTPUT_SCHEMAS = {
-  task: jsonSchemaOf(taskEnvelopeSchema, "output"),
-  taskList: jsonSchemaOf(taskList, "output"),
-  voiceList: jsonSchemaOf(voiceList, "output"),
-  modelList: jsonSchemaOf(modelList, "output"),
-  asset: jsonSchemaOf(uploadedAsset, "output"),
+  task: toolResult(
+    { task_id: STRING, status: { enum: ["queued", "running", "succeeded", "failed", "canceled"] }, output: { type: ["object", "null"] } },
+    "The task: a summary, or the whole envelope with view full",
+  ),
+  taskList: toolResult(PAGE, "A page of tasks, newest first"),
+  voiceList: toolResult(PAGE, "A page of voices"),
+  modelList: toolResult({ data: { type: "array" } }, "Models"),
+  asset: toolResult({ artifact_id: STRING, url: STRING }, "The stored artifact"),
+  balance: toolResult({ available_credits: STRING, held_credits: STRING }, "Your credit balance"),
+  quote: toolResult({ resolved_model: STRING, hold_credits: STRING, sufficient_balance: { type: "boolean" } }, "What the request would cost"),
 };

@@ -1,4 +1,4 @@
-import { CAPABILITIES, createTask, failure, invalidRequest, scopeFor, type Capability } from "../../core/index.js";
+import { CAPABILITIES, createTask, failure, invalidRequest, scopeFor, ServiceError, type Capability } from "../../core/index.js";
 import { jsonSchemaOf } from "./json-schema.js";
 import { OUTPUT_SCHEMAS } from "./output-schemas.js";
 import { taskOutcome } from "./task-outcome.js";
@@ -8,14 +8,17 @@ const CLIENT_REQUEST_ID = {
   type: "string",
   minLength: 1,
   maxLength: 128,
-  description:
-    "Your identity for this piece of work (a fresh UUID per new request). Calling again with the same id and the same " +
-    "arguments returns the same task and charges once; the same id with different arguments is refused (idempotency_conflict).",
+  description: "A fresh UUID per new piece of work. The same id with the same arguments returns the same task, charged once.",
 };
 
+// What the tool costs, from the capability's billing mode (SPEC.md "Rules that hold for every task-creating call").
+const BILLING_NOTE = {
+  prepaid: " Credits: the price is held at creation, charged on success, refunded on failure.",
+  postpaid: " Credits: an estimate is held at creation; the measured amount is charged on success, nothing on failure.",
+} as const;
+
 const IDEMPOTENCY_NOTE =
-  " Requires client_request_id: reuse it to retry safely after a lost answer, never to submit new work. The answer is a " +
-  "task in status queued; do not call this tool again for the same work while the task is queued or running.";
+  " Answers a queued task: poll svc.tasks.get, never resubmit running work; retry a lost answer with the same client_request_id.";
 
 // The capability's own input schema, as core validates it, plus client_request_id: the tool-side Idempotency-Key.
 function inputSchemaOf(capability: Capability): Record<string, unknown> {
@@ -34,11 +37,19 @@ function splitClientRequestId(args: Record<string, unknown>): { clientRequestId:
   return { clientRequestId, body };
 }
 
+// The idempotency refusals are about client_request_id, which is an argument here (a header on REST).
+const KEY_REFUSALS = new Set(["idempotency_conflict", "request_in_progress"]);
+
+function pointingAtClientRequestId(error: unknown): unknown {
+  if (!(error instanceof ServiceError) || !KEY_REFUSALS.has(error.code)) return error;
+  return new ServiceError(error.code, error.message, { param: "/client_request_id", details: error.details, headers: error.headers });
+}
+
 function creationTool(capability: Capability): ToolDefinition {
   return {
     name: capability.tool.name,
     title: capability.tool.title,
-    description: capability.tool.description + IDEMPOTENCY_NOTE,
+    description: capability.tool.description + BILLING_NOTE[capability.billingMode] + IDEMPOTENCY_NOTE,
     inputSchema: inputSchemaOf(capability),
     outputSchema: OUTPUT_SCHEMAS.task,
     // Idempotent through client_request_id; open-world because the work runs on a vendor's model.
@@ -52,8 +63,10 @@ function creationTool(capability: Capability): ToolDefinition {
         idempotencyKey: clientRequestId,
         requestId: call.requestId,
         surface: "mcp",
+      }).catch((error: unknown) => {
+        throw pointingAtClientRequestId(error);
       });
-      return taskOutcome(result.task, result.replayed ? { "svc/idempotent_replayed": true } : undefined);
+      return taskOutcome(call, result.task, "summary", result.replayed ? { "svc/idempotent_replayed": true } : undefined);
     },
   };
 }

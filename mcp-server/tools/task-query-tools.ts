@@ -3,6 +3,7 @@ import { cancelTask, listTasksPage, scopeFor } from "../../core/index.js";
 import { jsonSchemaOf, parseArguments } from "./json-schema.js";
 import { OUTPUT_SCHEMAS } from "./output-schemas.js";
 import { taskOutcome } from "./task-outcome.js";
+import { TASK_VIEWS, taskInView } from "./task-view.js";
 import { readTaskWaiting } from "./task-wait.js";
 import { READ_ONLY, type ToolDefinition } from "./types.js";
 
@@ -10,6 +11,10 @@ import { READ_ONLY, type ToolDefinition } from "./types.js";
 export const MAX_WAIT_SECONDS = 30;
 
 const taskId = z.string().min(1).max(64).describe("The task_id a task-creating tool returned.");
+const view = z
+  .enum(TASK_VIEWS)
+  .default("summary")
+  .describe("summary (default): status, progress, output with artifact links, error, billing. full: the whole task envelope, input and usage included.");
 
 const getInput = z
   .object({
@@ -21,6 +26,7 @@ const getInput = z
       .max(MAX_WAIT_SECONDS)
       .default(0)
       .describe(`Wait up to this many seconds (0 to ${MAX_WAIT_SECONDS}) for a terminal status before answering.`),
+    view,
   })
   .strict();
 
@@ -28,12 +34,15 @@ const listInput = z
   .object({
     limit: z.number().int().min(1).max(100).optional().describe("Tasks per page, 1 to 100 (default 20)."),
     cursor: z.string().min(1).optional().describe("next_cursor of the previous page."),
-    status: z.enum(["queued", "running", "succeeded", "failed", "canceled"]).optional(),
+    status: z.enum(["queued", "running", "succeeded", "failed", "canceled"]).optional().describe("Only tasks in this status."),
     capability: z.string().min(1).max(64).optional().describe("Only tasks of this capability, e.g. text_to_speech."),
+    view,
   })
   .strict();
 
-const cancelInput = z.object({ task_id: taskId, reason: z.string().max(1000).optional() }).strict();
+const cancelInput = z
+  .object({ task_id: taskId, reason: z.string().max(1000).optional().describe("Why, for your records (at most 1000 characters).") })
+  .strict();
 
 export function taskQueryTools(): ToolDefinition[] {
   return [
@@ -42,7 +51,7 @@ export function taskQueryTools(): ToolDefinition[] {
       title: "Get a task",
       description:
         "Read a task: status (queued, running, succeeded, failed, canceled), progress, output with artifact links, " +
-        "error, usage and billing. queued and running are not failures: keep polling the same task_id and never " +
+        "error and billing. queued and running are not failures: keep polling the same task_id and never " +
         `resubmit the work. Pass wait_seconds (up to ${MAX_WAIT_SECONDS}) to let the server wait for a terminal status.`,
       inputSchema: jsonSchemaOf(getInput, "input"),
       outputSchema: OUTPUT_SCHEMAS.task,
@@ -50,7 +59,7 @@ export function taskQueryTools(): ToolDefinition[] {
       scopes: [scopeFor("tasks", "read")],
       async run(args, call) {
         const input = parseArguments(getInput, args);
-        return taskOutcome(await readTaskWaiting(call, input.task_id, input.wait_seconds));
+        return taskOutcome(call, await readTaskWaiting(call, input.task_id, input.wait_seconds), input.view);
       },
     },
     {
@@ -62,16 +71,17 @@ export function taskQueryTools(): ToolDefinition[] {
       annotations: READ_ONLY,
       scopes: [scopeFor("tasks", "read")],
       async run(args, call) {
-        const input = parseArguments(listInput, args);
-        return { structured: await listTasksPage(call.core, call.grant.tenantId, input) };
+        const { view: chosen, ...filters } = parseArguments(listInput, args);
+        const page = await listTasksPage(call.core, call.grant.tenantId, filters);
+        return { structured: { ...page, data: page.data.map((task) => taskInView(task, chosen)) } };
       },
     },
     {
       name: "svc.tasks.cancel",
       title: "Cancel a task",
       description:
-        "Stop a task. A queued task is canceled at once; a terminal task answers its final state; a running task " +
-        "either gets cancel_requested_at (poll svc.tasks.get for the outcome) or, when its model cannot stop, the " +
+        "Stop a task. A queued task is canceled at once and refunded; a terminal task answers its final state; a running " +
+        "task either gets cancel_requested_at (poll svc.tasks.get for the outcome) or, when its model cannot stop, the " +
         "error conflict with details.action keep_polling: then keep polling and do not resubmit.",
       inputSchema: jsonSchemaOf(cancelInput, "input"),
       outputSchema: OUTPUT_SCHEMAS.task,
@@ -80,7 +90,7 @@ export function taskQueryTools(): ToolDefinition[] {
       async run(args, call) {
         const input = parseArguments(cancelInput, args);
         const result = await cancelTask(call.core, call.grant.tenantId, input.task_id, input.reason);
-        return taskOutcome(result.task);
+        return taskOutcome(call, result.task, "summary");
       },
     },
   ];

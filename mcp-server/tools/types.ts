@@ -1,4 +1,4 @@
-import type { ResourceLink, ToolAnnotations } from "@modelcontextprotocol/server";
+import type { CallToolResult, ToolAnnotations } from "@modelcontextprotocol/server";
 import type { Core, Grant, Scope } from "../../core/index.js";
 
 // One tool call as a tool sees it: who is calling, the request id errors carry, and a way to report progress.
@@ -11,15 +11,17 @@ export interface ToolCall {
   progress(update: { progress: number; total?: number; message?: string }): Promise<void>;
 }
 
+export type ToolContent = CallToolResult["content"][number];
+
 export interface ToolOutcome {
   structured: Record<string, unknown>;
-  // Artifacts go back as links to their signed URLs, never as inline bytes.
-  links?: ResourceLink[];
+  // Beside the JSON text: artifacts as resource links (never inline bytes), and thumbnails of generated images.
+  content?: ToolContent[];
   meta?: Record<string, unknown>;
 }
 
-// A tool under its canonical svc.<area>.<verb> name. Input and output schemas are JSON Schema generated from the
-// same zod schemas core validates with, so what tools/list advertises is what a call is held to.
+// A tool under its canonical svc.<area>.<verb> name. Input schemas are JSON Schema generated from the same zod
+// schemas core validates with, so what tools/list advertises is what a call is held to.
 export interface ToolDefinition {
   name: string;
   title: string;
@@ -27,7 +29,8 @@ export interface ToolDefinition {
   inputSchema: Record<string, unknown>;
   outputSchema: Record<string, unknown>;
   annotations: ToolAnnotations;
-  scopes: readonly Scope[];
+  // Any one of these scopes grants the tool; the first is the one a refusal asks for.
+  scopes: readonly [Scope, ...Scope[]];
   run(args: Record<string, unknown>, call: ToolCall): Promise<ToolOutcome>;
 }
 
