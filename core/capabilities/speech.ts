@@ -5,6 +5,7 @@ import { commonCreateFields, type CommonCreateInput } from "../contracts/common-
 import { bcp47Tag, codePointLength, primarySubtag, textOfLength } from "../contracts/text.js";
 import { ServiceError } from "../errors/index.js";
 import { selectModel, type Requirement } from "../selection/select.js";
+import { modelField } from "./model-field.js";
 import type { Capability, Quote } from "./types.js";
 import { preparedFrom } from "./prepared.js";
 
@@ -12,28 +13,45 @@ const toneEntry = z
   .string()
   .regex(/^[^/]+\/(\([a-z]+[1-5]\))+$/, "must look like 处理/(chu3)(li3): characters, a slash, then pinyin with tone 1-5");
 
+const MODEL_IDS = SPEECH_MODELS.map((m) => m.id);
+
 export const speechInputSchema = z
   .object({
     ...commonCreateFields,
-    voice: z.string().min(1).max(256),
-    input: textOfLength(1, 50_000),
-    model: z.string().min(1).default("auto"),
-    language: bcp47Tag.optional(),
-    format: z.enum(SPEECH_FORMATS).default("mp3"),
-    sample_rate: z.number().int().positive().optional(),
-    speed: z.number().min(0.5).max(2).default(1),
-    volume: z.number().gt(0).max(10).default(1),
-    pitch: z.number().min(-1).max(1).default(0),
-    emotion: z.string().min(1).max(32).optional(),
+    voice: z.string().min(1).max(256).describe("A voice_id, preset or cloned: svc.voices.list (GET /v1/voices) lists them."),
+    input: textOfLength(1, 50_000).describe("Text to speak (max 50000 chars); billed per char, Han counts 2."),
+    model: modelField("text_to_speech", MODEL_IDS),
+    language: bcp47Tag
+      .optional()
+      .describe("BCP-47 tag, e.g. en; omit to let the voice decide; never replaced."),
+    format: z.enum(SPEECH_FORMATS).default("mp3").describe("Audio format."),
+    sample_rate: z.number().int().positive().optional().describe("Hz, e.g. 24000; one the model offers for the format."),
+    speed: z.number().min(0.5).max(2).default(1).describe("Speaking rate; 1 is natural."),
+    volume: z.number().gt(0).max(10).default(1).describe("Loudness; 1 keeps the voice's level."),
+    pitch: z.number().min(-1).max(1).default(0).describe("0 keeps the voice's pitch; -1 lowest, 1 highest."),
+    emotion: z.string().min(1).max(32).optional().describe("Emotion such as happy; needs model support."),
     model_options: z
       .object({
         vendorA: z
-          .object({ pronunciation_dict: z.object({ tone: z.array(toneEntry).max(1000) }).strict().optional() })
+          .object({
+            pronunciation_dict: z
+              .object({
+                tone: z
+                  .array(toneEntry)
+                  .max(1000)
+                  .describe("Entries like 处理/(chu3)(li3); tones 1-4, 5 neutral."),
+              })
+              .strict()
+              .optional()
+              .describe("Pronunciation overrides."),
+          })
           .strict()
-          .optional(),
+          .optional()
+          .describe("For vendorA models; others ignore it."),
       })
       .catchall(z.record(z.string(), z.unknown()))
-      .optional(),
+      .optional()
+      .describe("Per-family options, checked by the model."),
   })
   .strict();
 
@@ -133,7 +151,7 @@ export const speechCapability: Capability<SpeechInput> = {
       "Turn text into spoken audio with a preset or cloned voice. Returns a task; poll svc.tasks.get until it is terminal, then download the audio artifact.",
   },
   inputSchema: speechInputSchema,
-  modelIds: SPEECH_MODELS.map((m) => m.id),
+  modelIds: MODEL_IDS,
   example: { voice: "en_female_aria", input: "Hello from the media service." },
   billingMode: "prepaid",
   deadlineSeconds: 600,

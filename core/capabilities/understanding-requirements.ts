@@ -7,9 +7,20 @@ import type { Requirement } from "../selection/select.js";
 
 // The fields both understanding endpoints share besides their media.
 export const understandingOptionFields = {
-  detail: z.enum(["default", "low", "high"]).default("default"),
-  response_format: z.string().min(1).max(32).optional(),
-  temperature: z.number().optional(),
+  detail: z
+    .enum(["default", "low", "high"])
+    .default("default")
+    .describe("How closely to look; same price at every level."),
+  response_format: z
+    .string()
+    .min(1)
+    .max(32)
+    .optional()
+    .describe("Answer format such as text; needs model support."),
+  temperature: z
+    .number()
+    .optional()
+    .describe("Sampling temperature, within the model's range."),
 };
 
 // understanding-models.ts counts a prompt at 4 characters a token against the context window.

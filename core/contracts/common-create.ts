@@ -15,9 +15,19 @@ export const metadataSchema = z
   });
 
 export const commonCreateFields = {
-  metadata: metadataSchema.optional(),
-  callback_url: z.url({ message: "must be an absolute URL" }).optional(),
-  callback_signing_key_id: z.string().min(1).max(128).optional(),
+  metadata: metadataSchema
+    .optional()
+    .describe("String labels echoed on the task: 16 keys max, key 64 and value 512 chars max."),
+  callback_url: z
+    .url({ message: "must be an absolute URL" })
+    .optional()
+    .describe("HTTPS URL that gets the final task by POST."),
+  callback_signing_key_id: z
+    .string()
+    .min(1)
+    .max(128)
+    .optional()
+    .describe("Signs the callback; needs callback_url."),
 };
 
 export interface CommonCreateInput {

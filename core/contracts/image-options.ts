@@ -6,7 +6,8 @@ import { z } from "zod";
 export const imagePromptSchema = z
   .string()
   .min(1)
-  .regex(/\S/, "must contain at least one non-whitespace character");
+  .regex(/\S/, "must contain at least one non-whitespace character")
+  .describe("What to show (for an edit: the change to make).");
 
 export const CANVAS_DEFAULT_TIER = "2K";
 
@@ -15,18 +16,21 @@ export const CANVAS_DEFAULT_TIER = "2K";
 export function canvasSchema(defaultAspect: string) {
   return z
     .object({
-      type: z.literal("preset").default("preset"),
+      type: z.literal("preset").default("preset").describe("Always preset."),
       tier: z
         .string()
         .regex(/^[1-9]\d*K$/, "must be a quality tier such as 1K, 2K or 4K")
-        .default(CANVAS_DEFAULT_TIER),
+        .default(CANVAS_DEFAULT_TIER)
+        .describe("Quality tier such as 1K, 2K, 4K; needs model support."),
       aspect: z
         .string()
         .regex(/^(source|[1-9]\d*:[1-9]\d*)$/, "must be a ratio such as 16:9, or source")
-        .default(defaultAspect),
+        .default(defaultAspect)
+        .describe("Ratio such as 16:9, or source: an input image's ratio."),
     })
     .strict()
-    .default({ type: "preset", tier: CANVAS_DEFAULT_TIER, aspect: defaultAspect });
+    .default({ type: "preset", tier: CANVAS_DEFAULT_TIER, aspect: defaultAspect })
+    .describe("Output size as tier and ratio; real pixels may differ.");
 }
 
 export type Canvas = z.infer<ReturnType<typeof canvasSchema>>;
@@ -43,12 +47,13 @@ function tenThousandths(weight: number): number | null {
 
 export const paletteItemSchema = z
   .object({
-    color: z.string().regex(/^#[0-9A-Fa-f]{6}$/, "must be a hex color such as #1A2B3C"),
+    color: z.string().regex(/^#[0-9A-Fa-f]{6}$/, "must be a hex color such as #1A2B3C").describe("Hex color, e.g. #1A2B3C."),
     weight: z
       .number()
       .gt(0)
       .max(1)
-      .refine((w) => tenThousandths(w) !== null, "must have at most four decimal places"),
+      .refine((w) => tenThousandths(w) !== null, "must have at most four decimal places")
+      .describe("Share of the palette, at most 4 decimals."),
   })
   .strict();
 
@@ -61,7 +66,8 @@ export const paletteSchema = z
     if (total !== WEIGHT_SCALE) {
       ctx.addIssue({ code: "custom", message: `weights must sum to exactly 1.0000 (they sum to ${(total / WEIGHT_SCALE).toFixed(4)})` });
     }
-  });
+  })
+  .describe("Colors to favour; weights sum to exactly 1.0000.");
 
 export type PaletteItem = z.infer<typeof paletteItemSchema>;
 
@@ -70,11 +76,11 @@ const EDGE_EPSILON = 1e-9;
 
 export const editRegionSchema = z
   .object({
-    image_index: z.number().int().min(0),
-    x: z.number().min(0).max(1),
-    y: z.number().min(0).max(1),
-    width: z.number().gt(0).max(1),
-    height: z.number().gt(0).max(1),
+    image_index: z.number().int().min(0).describe("Index into images (0 is the base)."),
+    x: z.number().min(0).max(1).describe("Left edge, fraction of width."),
+    y: z.number().min(0).max(1).describe("Top edge, fraction of height."),
+    width: z.number().gt(0).max(1).describe("Fraction of width; x + width <= 1."),
+    height: z.number().gt(0).max(1).describe("Fraction of height; y + height <= 1."),
   })
   .strict()
   .superRefine((region, ctx) => {
@@ -89,20 +95,44 @@ export const editRegionSchema = z
 export type EditRegion = z.infer<typeof editRegionSchema>;
 
 export const OUTPUT_RELATIONSHIPS = ["independent", "sequence"] as const;
-export const outputRelationshipSchema = z.enum(OUTPUT_RELATIONSHIPS).default("independent");
+export const outputRelationshipSchema = z
+  .enum(OUTPUT_RELATIONSHIPS)
+  .default("independent")
+  .describe("independent images or a related sequence; needs model support.");
 
 export const MAX_SEED = 2_147_483_647;
 
-// The image option fields of SPEC.md, with the endpoint's canvas default.
-export function imageOptionFields(defaultAspect: string) {
+// The image option fields of SPEC.md, with the endpoint's canvas default and `model`, whose values (and so its
+// description) differ per endpoint: each capability passes its own (core/capabilities/model-field.ts).
+export function imageOptionFields<M extends z.ZodType>(defaultAspect: string, model: M) {
   return {
     prompt: imagePromptSchema,
-    model: z.string().min(1).default("auto"),
-    count: z.number().int().min(1).max(4).default(1),
+    model,
+    count: z
+      .number()
+      .int()
+      .min(1)
+      .max(4)
+      .default(1)
+      .describe("Images to make in one request; never split."),
     canvas: canvasSchema(defaultAspect),
-    seed: z.number().int().min(0).max(MAX_SEED).optional(),
-    negative_prompt: z.string().min(1).optional(),
-    enhance_prompt: z.boolean().nullable().optional(),
+    seed: z
+      .number()
+      .int()
+      .min(0)
+      .max(MAX_SEED)
+      .optional()
+      .describe("Seed for repeatable output; needs model support."),
+    negative_prompt: z
+      .string()
+      .min(1)
+      .optional()
+      .describe("What to avoid; needs model support."),
+    enhance_prompt: z
+      .boolean()
+      .nullable()
+      .optional()
+      .describe("true/false: rewrite the prompt or not (needs model support); omit keeps it as written."),
     palette: paletteSchema.optional(),
   };
 }

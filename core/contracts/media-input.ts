@@ -16,25 +16,38 @@ function isWebOrData(url: string, allowData: boolean): boolean {
   }
 }
 
-export function mediaInput(options: { allowDataUri?: boolean } = {}) {
+// `description` says what the field is for; the nested properties say how each form is given, once for all.
+export function mediaInput(options: { allowDataUri?: boolean; description?: string } = {}) {
   const allowData = options.allowDataUri ?? true;
   const urlInput = z
     .object({
-      type: z.literal("url"),
+      type: z.literal("url").describe("url: the media is at url."),
       url: z
         .string()
         .min(1)
-        .refine((u) => isWebOrData(u, allowData), allowData ? "must be an HTTPS URL or a data URI" : "must be an HTTPS URL"),
+        .refine((u) => isWebOrData(u, allowData), allowData ? "must be an HTTPS URL or a data URI" : "must be an HTTPS URL")
+        .describe(allowData ? "HTTPS URL, or a data URI." : "HTTPS URL."),
     })
     .strict();
-  const artifactInput = z.object({ type: z.literal("artifact"), artifact_id: z.string().min(1).max(128) }).strict();
+  const artifactInput = z
+    .object({
+      type: z.literal("artifact").describe("artifact: one of your artifacts."),
+      artifact_id: z
+        .string()
+        .min(1)
+        .max(128)
+        .describe("From svc.assets.upload or a task output."),
+    })
+    .strict();
   const objectInput = z.discriminatedUnion("type", [urlInput, artifactInput], {
     error: "must be {type: \"url\", url} or {type: \"artifact\", artifact_id}",
   });
-  if (!allowData) return objectInput;
-  return z.union([z.string().regex(DATA_URI, "must be a data URI or a media input object"), objectInput], {
-    error: "must be a media input: {type: \"url\", url}, {type: \"artifact\", artifact_id} or a data URI",
-  });
+  const input = allowData
+    ? z.union([z.string().regex(DATA_URI, "must be a data URI or a media input object"), objectInput], {
+        error: "must be a media input: {type: \"url\", url}, {type: \"artifact\", artifact_id} or a data URI",
+      })
+    : objectInput;
+  return options.description === undefined ? input : input.describe(options.description);
 }
 
 export type MediaInput = string | { type: "url"; url: string } | { type: "artifact"; artifact_id: string };
@@ -45,10 +58,10 @@ export type ReferenceKind = (typeof REFERENCE_KINDS)[number];
 // SPEC.md "Reference (video and enhancement calls)".
 export const referenceSchema = z
   .object({
-    kind: z.enum(REFERENCE_KINDS),
-    media: mediaInput(),
-    role: z.string().min(1).max(64).optional(),
-    reference_voice: mediaInput().optional(),
+    kind: z.enum(REFERENCE_KINDS).describe("Media kind; the model must take this kind and count."),
+    media: mediaInput({ description: "The reference media." }),
+    role: z.string().min(1).max(64).optional().describe("Model-defined use, e.g. subject."),
+    reference_voice: mediaInput({ description: "Voice sample for this reference; needs model support." }).optional(),
   })
   .strict();
 

@@ -16,25 +16,55 @@ export const MAX_VIDEO_SEED = 2_147_483_647;
 export const videoText = textOfLength(1, 20_000);
 
 // Source videos are HTTPS URLs or artifacts: SPEC.md grants data URIs to image, sample and audio inputs only.
-export const videoMediaInput = mediaInput({ allowDataUri: false });
+export function videoMediaInput(description: string) {
+  return mediaInput({ allowDataUri: false, description });
+}
 
 export const videoDuration = z.union([z.number().int().min(1), z.literal("auto")], {
   error: 'must be a whole number of seconds or "auto"',
 });
 
+// `model` is not among them: its values differ per endpoint, so each capability declares it
+// (core/capabilities/model-field.ts).
 export const videoOptionFields = {
-  model: z.string().min(1).default("auto"),
-  negative_prompt: textOfLength(1, 2_000).optional(),
-  duration: videoDuration.optional(),
-  aspect_ratio: z.string().min(1).max(16).optional(),
-  resolution: z.string().min(1).max(16).optional(),
-  seed: z.number().int().min(0).max(MAX_VIDEO_SEED).optional(),
-  enhance_prompt: z.boolean().nullable().optional(),
-  watermark: z.boolean().optional(),
-  generate_audio: z.boolean().optional(),
-  web_search: z.boolean().optional(),
-  return_last_frame: z.boolean().optional(),
-  output_format: z.enum(VIDEO_OUTPUT_FORMATS).default("mp4"),
+  negative_prompt: textOfLength(1, 2_000)
+    .optional()
+    .describe("What to avoid (max 2000 chars); needs model support."),
+  duration: videoDuration
+    .optional()
+    .describe("Seconds, or auto; omit for the model default."),
+  aspect_ratio: z
+    .string()
+    .min(1)
+    .max(16)
+    .optional()
+    .describe("Ratio such as 16:9; omit for the default."),
+  resolution: z
+    .string()
+    .min(1)
+    .max(16)
+    .optional()
+    .describe("Tier such as 720p; omit for the default; never coerced."),
+  seed: z
+    .number()
+    .int()
+    .min(0)
+    .max(MAX_VIDEO_SEED)
+    .optional()
+    .describe("Seed for repeatable output; needs model support."),
+  enhance_prompt: z
+    .boolean()
+    .nullable()
+    .optional()
+    .describe("true/false: rewrite the prompt or not (needs model support); omit keeps it as written."),
+  watermark: z.boolean().optional().describe("Watermark on or off; needs model support."),
+  generate_audio: z.boolean().optional().describe("Generate synchronized audio; needs model support."),
+  web_search: z.boolean().optional().describe("Let the model search the web; needs model support."),
+  return_last_frame: z.boolean().optional().describe("Also return the last frame as an image."),
+  output_format: z
+    .enum(VIDEO_OUTPUT_FORMATS)
+    .default("mp4")
+    .describe("mp4, or mov on models that offer it."),
 };
 
 export type VideoOptions = z.output<z.ZodObject<typeof videoOptionFields>>;

@@ -13,38 +13,50 @@ import { preparedFrom } from "../prepared.js";
 
 const vendorGMusicOptions = z
   .object({
-    custom_mode: z.boolean().optional(),
-    negative_tags: z.string().min(1).optional(),
-    vocal_gender: z.string().min(1).max(16).optional(),
-    style_weight: z.number().optional(),
-    weirdness_constraint: z.number().optional(),
-    audio_weight: z.number().optional(),
+    custom_mode: z.boolean().optional().describe("prompt becomes the style; lyrics sung as written. Not false with lyrics."),
+    negative_tags: z.string().min(1).optional().describe("Styles to avoid."),
+    vocal_gender: z.string().min(1).max(16).optional().describe("Singer gender, e.g. m or f; not with instrumental."),
+    style_weight: z.number().optional().describe("Style adherence, in the model's range."),
+    weirdness_constraint: z.number().optional().describe("Creative deviation, in the model's range."),
+    audio_weight: z.number().optional().describe("Reference-audio influence, in the model's range."),
   })
-  .strict();
+  .strict()
+  .describe("Only for vendorG models.");
 
 const vendorAMusicOptions = z
   .object({
-    lyrics_optimizer: z.boolean().optional(),
-    aigc_watermark: z.boolean().optional(),
+    lyrics_optimizer: z
+      .boolean()
+      .optional()
+      .describe("Model writes or polishes lyrics; not false for a song without lyrics."),
+    aigc_watermark: z.boolean().optional().describe("Embed an AI-content watermark."),
     audio_setting: z
       .object({
-        sample_rate: z.number().int().positive().optional(),
-        bitrate: z.number().int().positive().optional(),
-        format: z.string().min(1).max(16).optional(),
+        sample_rate: z.number().int().positive().optional().describe("Sample rate in Hz, e.g. 44100."),
+        bitrate: z.number().int().positive().optional().describe("Bitrate in bit/s, e.g. 256000."),
+        format: z.string().min(1).max(16).optional().describe("Format, e.g. mp3."),
       })
       .strict()
-      .optional(),
+      .optional()
+      .describe("Output encoding; values per model catalog."),
   })
-  .strict();
+  .strict()
+  .describe("Only for vendorA models.");
 
 // The largest lyrics any music model takes; each model's own bound is checked in selection.
 const MAX_LYRICS_CHARACTERS = 5000;
 
 export const musicSongFields = {
-  lyrics: textOfLength(1, MAX_LYRICS_CHARACTERS).optional(),
-  instrumental: z.boolean().default(false),
-  title: textOfLength(1, 200).optional(),
-  model_options: z.object({ vendorG: vendorGMusicOptions.optional(), vendorA: vendorAMusicOptions.optional() }).strict().optional(),
+  lyrics: textOfLength(1, MAX_LYRICS_CHARACTERS)
+    .optional()
+    .describe("Words to sing (max 5000 chars, less on some models)."),
+  instrumental: z.boolean().default(false).describe("No vocals (needs model support); then omit lyrics."),
+  title: textOfLength(1, 200).optional().describe("Track title (max 200 chars, less on some models)."),
+  model_options: z
+    .object({ vendorG: vendorGMusicOptions.optional(), vendorA: vendorAMusicOptions.optional() })
+    .strict()
+    .optional()
+    .describe("Options per model family; a group limits models to its family."),
 };
 
 export interface MusicSongInput {

@@ -11,10 +11,16 @@ import { recordingFailures } from "./recording-limits.js";
 export const referenceAudioToMusicInputSchema = z
   .object({
     ...commonCreateFields,
-    model: z.string().min(1).default("auto"),
-    reference_audio: mediaInput(),
+    model: z
+      .string()
+      .min(1)
+      .default("auto")
+      .describe("Only auto (default): picks a live model that takes reference audio."),
+    reference_audio: mediaInput({
+      description: "Recording to follow (melody, structure, feel); limits per model.",
+    }),
     // The largest prompt any model takes here; each model's bound is in its reference_audio_to_music constraints.
-    prompt: textOfLength(1, 2000),
+    prompt: textOfLength(1, 2000).describe("Style, mood, genre, instruments (max 2000 chars, less on some)."),
     ...musicSongFields,
   })
   .strict();

@@ -2,15 +2,20 @@ import { z } from "zod";
 import { MUSIC_MODELS } from "../../catalog/audio-models.js";
 import { commonCreateFields, type CommonCreateInput } from "../../contracts/common-create.js";
 import { textOfLength } from "../../contracts/text.js";
+import { requiredModelField } from "../model-field.js";
 import type { Capability } from "../types.js";
 import { musicCrossFieldRules, musicSongFields, prepareMusic } from "./music-rules.js";
+
+const MODEL_IDS = MUSIC_MODELS.filter((m) => m.capabilities.includes("text_to_music")).map((m) => m.id);
 
 export const textToMusicInputSchema = z
   .object({
     ...commonCreateFields,
     // Required by SPEC.md (no default): the caller says `auto` to let the service choose.
-    model: z.string().min(1),
-    prompt: textOfLength(1, 2000),
+    model: requiredModelField("text_to_music", MODEL_IDS),
+    prompt: textOfLength(1, 2000).describe(
+      "Style, mood, genre, instruments (max 2000 chars); not instructions. Sung words go in lyrics.",
+    ),
     ...musicSongFields,
   })
   .strict();
@@ -30,7 +35,7 @@ export const textToMusicCapability: Capability<TextToMusicInput> = {
   },
   inputSchema: textToMusicInputSchema,
   crossFieldRules: musicCrossFieldRules,
-  modelIds: MUSIC_MODELS.filter((m) => m.capabilities.includes("text_to_music")).map((m) => m.id),
+  modelIds: MODEL_IDS,
   example: { model: "auto", prompt: "Upbeat synth-pop with a driving bassline and bright pads" },
   billingMode: "prepaid",
   deadlineSeconds: 1200,

@@ -5,21 +5,29 @@ import { commonCreateFields, type CommonCreateInput } from "../../contracts/comm
 import { mediaInput } from "../../contracts/media-input.js";
 import { bcp47Tag, primarySubtag, textOfLength } from "../../contracts/text.js";
 import { selectModel, type Requirement } from "../../selection/select.js";
+import { modelField } from "../model-field.js";
 import type { Capability, Quote } from "../types.js";
 import { preparedFrom } from "../prepared.js";
 import { recordingFailures } from "./recording-limits.js";
 
+const MODEL_IDS = VOICE_CLONE_MODELS.map((m) => m.id);
+
 export const voiceCloneInputSchema = z
   .object({
     ...commonCreateFields,
-    sample: mediaInput(),
-    display_name: textOfLength(1, 255),
-    model: z.string().min(1).default("auto"),
-    language: bcp47Tag.optional(),
+    sample: mediaInput({ description: "Clean single-speaker recording, about 10 s to 5 min." }),
+    display_name: textOfLength(1, 255).describe("Name of the new voice (max 255 chars)."),
+    model: modelField("voice_clone", MODEL_IDS),
+    language: bcp47Tag.optional().describe("BCP-47 hint of the sample's language, e.g. en."),
     // Recorded, not verified; anything but an explicit true is refused.
-    consent_attested: z.literal(true, { error: "must be true: attest that you have the rights to clone this voice" }),
+    consent_attested: z
+      .literal(true, { error: "must be true: attest that you have the rights to clone this voice" })
+      .describe("Must be true: you hold the rights to this voice (recorded, not verified)."),
     // Opaque per-family passthrough: the group must belong to the selected model's family.
-    model_options: z.record(z.string(), z.record(z.string(), z.unknown())).optional(),
+    model_options: z
+      .record(z.string(), z.record(z.string(), z.unknown()))
+      .optional()
+      .describe("Per-family passthrough, e.g. {vendorA: {}}; must match the model."),
   })
   .strict();
 
@@ -87,7 +95,7 @@ export const voiceCloneCapability: Capability<VoiceCloneInput> = {
       formats: limits.sample_formats,
     });
   },
-  modelIds: VOICE_CLONE_MODELS.map((m) => m.id),
+  modelIds: MODEL_IDS,
   example: {
     sample: { type: "url", url: "https://example.com/sample.wav" },
     display_name: "Narrator",

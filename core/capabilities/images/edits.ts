@@ -3,19 +3,27 @@ import { commonCreateFields, type CommonCreateInput } from "../../contracts/comm
 import { editRegionSchema, imageOptionFields } from "../../contracts/image-options.js";
 import { mediaInput } from "../../contracts/media-input.js";
 import { failure, type FieldFailure } from "../../errors/index.js";
+import { modelField } from "../model-field.js";
 import type { Capability } from "../types.js";
 import { imageModelsFor, prepareImageGeneration } from "./image-generation.js";
 import { editRegionRequirements, imageOptionRequirements, inputImagesRequirement } from "./image-requirements.js";
 
 const CAPABILITY_ID = "image_edit";
+const MODEL_IDS = imageModelsFor(CAPABILITY_ID).map((m) => m.id);
 
 export const imageEditInputSchema = z
   .object({
     ...commonCreateFields,
-    ...imageOptionFields("source"),
-    // images[0] is the base image, later entries are ordered references.
-    images: z.array(mediaInput()).min(1, "must have at least the base image"),
-    edit_regions: z.array(editRegionSchema).min(1, "must have at least 1 region when given").optional(),
+    ...imageOptionFields("source", modelField(CAPABILITY_ID, MODEL_IDS)),
+    images: z
+      .array(mediaInput())
+      .min(1, "must have at least the base image")
+      .describe("images[0] is the base to edit; the rest are ordered references."),
+    edit_regions: z
+      .array(editRegionSchema)
+      .min(1, "must have at least 1 region when given")
+      .optional()
+      .describe("Rectangles to confine the edit to; omit to edit freely."),
   })
   .strict();
 
@@ -42,7 +50,7 @@ export const imageEditCapability: Capability<ImageEditInput> = {
   },
   inputSchema: imageEditInputSchema,
   crossFieldRules: regionTargets,
-  modelIds: imageModelsFor(CAPABILITY_ID).map((m) => m.id),
+  modelIds: MODEL_IDS,
   example: {
     prompt: "Replace the sky with a sunset",
     images: [{ type: "url", url: "https://example.com/photo.png" }],

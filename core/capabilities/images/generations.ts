@@ -2,18 +2,24 @@ import { z } from "zod";
 import { commonCreateFields, type CommonCreateInput } from "../../contracts/common-create.js";
 import { imageOptionFields, outputRelationshipSchema } from "../../contracts/image-options.js";
 import { failure } from "../../errors/index.js";
+import { modelField } from "../model-field.js";
 import type { Capability } from "../types.js";
 import { imageModelsFor, prepareImageGeneration } from "./image-generation.js";
 import { imageOptionRequirements, outputRelationshipRequirement, reasoningRequirements } from "./image-requirements.js";
 
 const CAPABILITY_ID = "text_to_image";
+const MODEL_IDS = imageModelsFor(CAPABILITY_ID).map((m) => m.id);
 
 export const imageGenerationInputSchema = z
   .object({
     ...commonCreateFields,
-    ...imageOptionFields("16:9"),
+    ...imageOptionFields("16:9", modelField(CAPABILITY_ID, MODEL_IDS)),
     output_relationship: outputRelationshipSchema,
-    reasoning: z.boolean().nullable().optional(),
+    reasoning: z
+      .boolean()
+      .nullable()
+      .optional()
+      .describe("Model reasoning on or off (needs support); omit for the default."),
   })
   .strict();
 
@@ -34,7 +40,7 @@ export const imageGenerationCapability: Capability<ImageGenerationInput> = {
   // With no input image there is no source ratio to inherit.
   crossFieldRules: (input) =>
     input.canvas.aspect === "source" ? [failure(["canvas", "aspect"], "source needs an input image; give a ratio such as 16:9")] : [],
-  modelIds: imageModelsFor(CAPABILITY_ID).map((m) => m.id),
+  modelIds: MODEL_IDS,
   example: { prompt: "A lighthouse on a cliff at dawn, watercolor" },
   billingMode: "prepaid",
   deadlineSeconds: 900,

@@ -2,17 +2,23 @@ import { z } from "zod";
 import { commonCreateFields, type CommonCreateInput } from "../../contracts/common-create.js";
 import { imageOptionFields, outputRelationshipSchema } from "../../contracts/image-options.js";
 import { mediaInput } from "../../contracts/media-input.js";
+import { modelField } from "../model-field.js";
 import type { Capability } from "../types.js";
 import { imageModelsFor, prepareImageGeneration } from "./image-generation.js";
 import { imageOptionRequirements, inputImagesRequirement, outputRelationshipRequirement } from "./image-requirements.js";
 
 const CAPABILITY_ID = "image_to_image";
+const MODEL_IDS = imageModelsFor(CAPABILITY_ID).map((m) => m.id);
 
 export const imageToImageInputSchema = z
   .object({
     ...commonCreateFields,
-    ...imageOptionFields("16:9"),
-    images: z.array(mediaInput()).min(1, "must have at least 1 image").max(4, "must have at most 4 images"),
+    ...imageOptionFields("16:9", modelField(CAPABILITY_ID, MODEL_IDS)),
+    images: z
+      .array(mediaInput())
+      .min(1, "must have at least 1 image")
+      .max(4, "must have at most 4 images")
+      .describe("Ordered reference images; aspect source follows the last."),
     output_relationship: outputRelationshipSchema,
   })
   .strict();
@@ -31,7 +37,7 @@ export const imageToImageCapability: Capability<ImageToImageInput> = {
       "Create one to four images from a prompt and one to four ordered reference images; canvas aspect `source` keeps the last input's ratio. Returns a task; poll svc.tasks.get until it is terminal.",
   },
   inputSchema: imageToImageInputSchema,
-  modelIds: imageModelsFor(CAPABILITY_ID).map((m) => m.id),
+  modelIds: MODEL_IDS,
   example: {
     prompt: "The same scene in winter, light snowfall",
     images: [{ type: "url", url: "https://example.com/scene.png" }],

@@ -5,6 +5,7 @@ import { mediaInput } from "../../contracts/media-input.js";
 import { textOfLength } from "../../contracts/text.js";
 import { findPrice, priceLine } from "../../credits/pricing.js";
 import { selectModel } from "../../selection/select.js";
+import { requiredModelField } from "../model-field.js";
 import type { Capability, Quote } from "../types.js";
 import { understandingOptionFields, understandingRequirements } from "../understanding-requirements.js";
 import { preparedFrom } from "../prepared.js";
@@ -13,14 +14,19 @@ const CAPABILITY_ID = "image_to_text";
 export const IMAGE_INPUT_METER = "image_input";
 
 const candidates: readonly UnderstandingModel[] = UNDERSTANDING_MODELS.filter((m) => m.capabilities.includes(CAPABILITY_ID));
+const MODEL_IDS = candidates.map((m) => m.id);
 
 export const imageUnderstandingInputSchema = z
   .object({
     ...commonCreateFields,
     // Required: SPEC.md gives no default for understanding calls.
-    model: z.string().min(1),
-    prompt: textOfLength(1, 4000),
-    images: z.array(mediaInput()).min(1, "must have at least 1 image").max(8, "must have at most 8 images"),
+    model: requiredModelField(CAPABILITY_ID, MODEL_IDS),
+    prompt: textOfLength(1, 4000).describe("Question or instruction about the images (max 4000 chars)."),
+    images: z
+      .array(mediaInput())
+      .min(1, "must have at least 1 image")
+      .max(8, "must have at most 8 images")
+      .describe("Images to read, in order; each is billed once."),
     ...understandingOptionFields,
   })
   .strict();
@@ -46,7 +52,7 @@ export const imageUnderstandingCapability: Capability<ImageUnderstandingInput> =
       "Answer a question or follow an instruction about one to eight images; billed per image after success. Returns a task; poll svc.tasks.get until it is terminal, then read the answer from its output.",
   },
   inputSchema: imageUnderstandingInputSchema,
-  modelIds: candidates.map((m) => m.id),
+  modelIds: MODEL_IDS,
   example: {
     model: "auto",
     prompt: "What is written on the sign?",

@@ -3,21 +3,27 @@ import { videoModelsFor } from "../../catalog/video-models.js";
 import { commonCreateFields, type CommonCreateInput } from "../../contracts/common-create.js";
 import { referenceSchema } from "../../contracts/media-input.js";
 import { videoMediaInput, videoOptionFields, videoText } from "../../contracts/video-options.js";
+import { modelField } from "../model-field.js";
 import type { Capability } from "../types.js";
 import { billedSeconds } from "./pricing.js";
 import { prepareVideoGeneration, VIDEO_GENERATION_DEADLINE_SECONDS } from "./prepare-generation.js";
 import { referenceRequirements } from "./reference-requirements.js";
 import { durationRequirements, oneOf, optionRequirements } from "./requirements.js";
 
+const MODEL_IDS = videoModelsFor("video_edit").map((m) => m.id);
+
 export const videoEditInputSchema = z
   .object({
     ...commonCreateFields,
+    model: modelField("video_edit", MODEL_IDS),
     ...videoOptionFields,
-    source_video: videoMediaInput,
-    instruction: videoText,
-    references: z.array(referenceSchema).max(50).optional(),
-    // `auto` lets the model decide the soundtrack; `origin` keeps the source audio, on models that can.
-    audio_setting: z.enum(["auto", "origin"]).optional(),
+    source_video: videoMediaInput("Video to edit."),
+    instruction: videoText.describe("What to change (max 20000 chars)."),
+    references: z.array(referenceSchema).max(50).optional().describe("Ordered references; the model must take them all."),
+    audio_setting: z
+      .enum(["auto", "origin"])
+      .optional()
+      .describe("auto: model picks the soundtrack; origin keeps the source audio."),
   })
   .strict();
 
@@ -35,7 +41,7 @@ export const videoEditCapability: Capability<VideoEditInput> = {
       "Edit source_video following instruction, optionally with references and with the source audio kept (audio_setting origin). Returns a task; poll svc.tasks.get.",
   },
   inputSchema: videoEditInputSchema,
-  modelIds: videoModelsFor("video_edit").map((m) => m.id),
+  modelIds: MODEL_IDS,
   example: {
     source_video: { type: "url", url: "https://example.com/source.mp4" },
     instruction: "Make it look like a snowy winter evening.",

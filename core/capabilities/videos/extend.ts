@@ -5,6 +5,7 @@ import { referenceSchema } from "../../contracts/media-input.js";
 import { videoMediaInput, videoOptionFields, videoText } from "../../contracts/video-options.js";
 import { failure, type FieldFailure } from "../../errors/index.js";
 import type { MediaFacts } from "../../media/slots.js";
+import { modelField } from "../model-field.js";
 import type { Capability } from "../types.js";
 import { prepareVideoGeneration, VIDEO_GENERATION_DEADLINE_SECONDS } from "./prepare-generation.js";
 import { referenceRequirements } from "./reference-requirements.js";
@@ -12,17 +13,25 @@ import { optionRequirements, type VideoRequirement } from "./requirements.js";
 
 const MIN_EXTEND_SECONDS = 2;
 
+const MODEL_IDS = videoModelsFor("video_extend").map((m) => m.id);
+
 export const videoExtendInputSchema = z
   .object({
     ...commonCreateFields,
+    model: modelField("video_extend", MODEL_IDS),
     ...videoOptionFields,
-    video: videoMediaInput,
-    direction: z.enum(["before", "after"]),
-    instruction: videoText,
-    references: z.array(referenceSchema).max(50).optional(),
+    video: videoMediaInput("Source video."),
+    direction: z.enum(["before", "after"]).describe("Add footage before the start or after the end."),
+    instruction: videoText.describe("What happens in the new footage (max 20000 chars)."),
+    references: z.array(referenceSchema).max(50).optional().describe("Ordered references; the model must take them all."),
     // The final returned duration. That it exceeds the source's own duration can only be checked once the
     // source is decoded, so admission checks the endpoint range and the model's maximum.
-    duration: z.number().int().min(MIN_EXTEND_SECONDS).max(30),
+    duration: z
+      .number()
+      .int()
+      .min(MIN_EXTEND_SECONDS)
+      .max(30)
+      .describe("Final length in seconds, source included; must exceed it."),
   })
   .strict();
 
@@ -65,7 +74,7 @@ export const videoExtendCapability: Capability<VideoExtendInput> = {
   },
   inputSchema: videoExtendInputSchema,
   checkResolvedMedia: longerThanSource,
-  modelIds: videoModelsFor("video_extend").map((m) => m.id),
+  modelIds: MODEL_IDS,
   example: {
     video: { type: "url", url: "https://example.com/source.mp4" },
     direction: "after",

@@ -3,19 +3,25 @@ import { videoModelsFor } from "../../catalog/video-models.js";
 import { commonCreateFields, type CommonCreateInput } from "../../contracts/common-create.js";
 import { mediaInput } from "../../contracts/media-input.js";
 import { videoOptionFields, videoText } from "../../contracts/video-options.js";
+import { modelField } from "../model-field.js";
 import type { Capability } from "../types.js";
 import { billedSeconds } from "./pricing.js";
 import { prepareVideoGeneration, VIDEO_GENERATION_DEADLINE_SECONDS } from "./prepare-generation.js";
 import { drivingAudioRequirement, durationRequirements, oneOf, optionRequirements } from "./requirements.js";
 
+const MODEL_IDS = videoModelsFor("frames_to_video").map((m) => m.id);
+
 export const framesToVideoInputSchema = z
   .object({
     ...commonCreateFields,
+    model: modelField("frames_to_video", MODEL_IDS),
     ...videoOptionFields,
-    prompt: videoText.optional(),
-    first_frame: mediaInput().optional(),
-    last_frame: mediaInput(),
-    driving_audio: mediaInput().optional(),
+    prompt: videoText.optional().describe("Motion between the frames (max 20000 chars)."),
+    first_frame: mediaInput({
+      description: "Exact first frame; omit for last-frame-only (needs support).",
+    }).optional(),
+    last_frame: mediaInput({ description: "Exact last frame." }),
+    driving_audio: mediaInput({ description: "Driving audio; needs model support." }).optional(),
   })
   .strict();
 
@@ -33,7 +39,7 @@ export const framesToVideoCapability: Capability<FramesToVideoInput> = {
       "Generate a video that ends on last_frame and, when first_frame is given, starts on it. Omitting first_frame needs a model that advertises last-frame-only. Returns a task; poll svc.tasks.get.",
   },
   inputSchema: framesToVideoInputSchema,
-  modelIds: videoModelsFor("frames_to_video").map((m) => m.id),
+  modelIds: MODEL_IDS,
   example: {
     first_frame: { type: "url", url: "https://example.com/start.png" },
     last_frame: { type: "url", url: "https://example.com/end.png" },

@@ -3,19 +3,22 @@ import { videoModelsFor } from "../../catalog/video-models.js";
 import { commonCreateFields, type CommonCreateInput } from "../../contracts/common-create.js";
 import { mediaInput } from "../../contracts/media-input.js";
 import { videoOptionFields, videoText } from "../../contracts/video-options.js";
+import { modelField } from "../model-field.js";
 import type { Capability } from "../types.js";
 import { billedSeconds } from "./pricing.js";
 import { prepareVideoGeneration, VIDEO_GENERATION_DEADLINE_SECONDS } from "./prepare-generation.js";
 import { drivingAudioRequirement, durationRequirements, optionRequirements } from "./requirements.js";
 
+const MODEL_IDS = videoModelsFor("image_to_video").map((m) => m.id);
+
 export const imageToVideoInputSchema = z
   .object({
     ...commonCreateFields,
+    model: modelField("image_to_video", MODEL_IDS),
     ...videoOptionFields,
-    prompt: videoText.optional(),
-    // A strict first frame: the clip starts on this exact image (not a loose reference).
-    image: mediaInput(),
-    driving_audio: mediaInput().optional(),
+    prompt: videoText.optional().describe("Motion, scene, camera directions (max 20000 chars)."),
+    image: mediaInput({ description: "Exact first frame, not a loose reference." }),
+    driving_audio: mediaInput({ description: "Driving audio; needs model support." }).optional(),
   })
   .strict();
 
@@ -33,7 +36,7 @@ export const imageToVideoCapability: Capability<ImageToVideoInput> = {
       "Generate a video that starts on the given image as its exact first frame. Returns a task; poll svc.tasks.get until it is terminal.",
   },
   inputSchema: imageToVideoInputSchema,
-  modelIds: videoModelsFor("image_to_video").map((m) => m.id),
+  modelIds: MODEL_IDS,
   example: { image: { type: "url", url: "https://example.com/first-frame.png" }, prompt: "The camera slowly pushes in." },
   billingMode: "prepaid",
   deadlineSeconds: VIDEO_GENERATION_DEADLINE_SECONDS,

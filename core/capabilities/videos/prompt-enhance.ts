@@ -18,13 +18,19 @@ export const promptEnhanceInputSchema = z
   .object({
     ...commonCreateFields,
     // A compatibility field: any value of any type is accepted and ignored (SPEC.md "Versioning").
-    model: z.unknown().optional(),
-    prompt: textOfLength(1, 7_000),
-    duration: z.number().int().min(4).max(15),
-    aspect_ratio: z.enum(ENHANCEMENT_ASPECT_RATIOS),
-    first_frame: mediaInput().optional(),
-    last_frame: mediaInput().optional(),
-    references: z.array(referenceSchema).max(50).optional(),
+    model: z.unknown().optional().describe("Ignored; accepted for compatibility."),
+    prompt: textOfLength(1, 7_000).describe("Video idea to expand (max 7000 chars)."),
+    duration: z.number().int().min(4).max(15).describe("Seconds of the planned video."),
+    aspect_ratio: z
+      .enum(ENHANCEMENT_ASPECT_RATIOS)
+      .describe("Planned ratio; adaptive needs frames or references."),
+    first_frame: mediaInput({ description: "Strict first frame as context; not with references." }).optional(),
+    last_frame: mediaInput({ description: "Strict last frame as context; not with references." }).optional(),
+    references: z
+      .array(referenceSchema)
+      .max(50)
+      .optional()
+      .describe("References as context; not with frames."),
   })
   .strict();
 

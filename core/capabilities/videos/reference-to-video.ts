@@ -3,18 +3,26 @@ import { videoModelsFor } from "../../catalog/video-models.js";
 import { commonCreateFields, type CommonCreateInput } from "../../contracts/common-create.js";
 import { referenceSchema } from "../../contracts/media-input.js";
 import { videoOptionFields, videoText } from "../../contracts/video-options.js";
+import { modelField } from "../model-field.js";
 import type { Capability } from "../types.js";
 import { billedSeconds } from "./pricing.js";
 import { prepareVideoGeneration, VIDEO_GENERATION_DEADLINE_SECONDS } from "./prepare-generation.js";
 import { referenceRequirements } from "./reference-requirements.js";
 import { durationRequirements, optionRequirements } from "./requirements.js";
 
+const MODEL_IDS = videoModelsFor("reference_to_video").map((m) => m.id);
+
 export const referenceToVideoInputSchema = z
   .object({
     ...commonCreateFields,
+    model: modelField("reference_to_video", MODEL_IDS),
     ...videoOptionFields,
-    prompt: videoText.optional(),
-    references: z.array(referenceSchema).min(1).max(50),
+    prompt: videoText.optional().describe("The clip to compose (max 20000 chars)."),
+    references: z
+      .array(referenceSchema)
+      .min(1)
+      .max(50)
+      .describe("Ordered references; the model must take them all."),
   })
   .strict();
 
@@ -32,7 +40,7 @@ export const referenceToVideoCapability: Capability<ReferenceToVideoInput> = {
       "Generate a video guided by ordered references (subjects, scenes, motion, voices). The model must accept every reference kind and count; nothing is dropped. Returns a task; poll svc.tasks.get.",
   },
   inputSchema: referenceToVideoInputSchema,
-  modelIds: videoModelsFor("reference_to_video").map((m) => m.id),
+  modelIds: MODEL_IDS,
   example: {
     prompt: "The subject walks through a sunlit market.",
     references: [{ kind: "image", media: { type: "url", url: "https://example.com/subject.png" }, role: "subject" }],

@@ -8,19 +8,21 @@ import { failure, type FieldFailure } from "../../errors/index.js";
 import type { MediaFacts } from "../../media/slots.js";
 import { selectModel } from "../../selection/select.js";
 import { understandingOptionFields, understandingRequirements } from "../understanding-requirements.js";
+import { requiredModelField } from "../model-field.js";
 import type { Capability, Quote } from "../types.js";
 import { preparedFrom } from "../prepared.js";
 
 const CAPABILITY_ID = "video_to_text";
 
 const videoUnderstandingModels = UNDERSTANDING_MODELS.filter((m) => m.capabilities.includes(CAPABILITY_ID));
+const MODEL_IDS = videoUnderstandingModels.map((m) => m.id);
 
 export const videoResponsesInputSchema = z
   .object({
     ...commonCreateFields,
-    model: z.string().min(1),
-    prompt: textOfLength(1, 32_000),
-    video: videoMediaInput,
+    model: requiredModelField(CAPABILITY_ID, MODEL_IDS),
+    prompt: textOfLength(1, 32_000).describe("Question or instruction about the video (max 32000 chars)."),
+    video: videoMediaInput("Video to read; sampled at 1 fps (0.5 from 120 s, 0.2 from 240 s)."),
     ...understandingOptionFields,
   })
   .strict();
@@ -56,7 +58,7 @@ export const videoResponsesCapability: Capability<VideoResponsesInput> = {
   },
   inputSchema: videoResponsesInputSchema,
   checkResolvedMedia: withinModelLength,
-  modelIds: videoUnderstandingModels.map((m) => m.id),
+  modelIds: MODEL_IDS,
   example: { model: "auto", prompt: "Summarize what happens in this video.", video: { type: "url", url: "https://example.com/clip.mp4" } },
   billingMode: "postpaid",
   deadlineSeconds: 900,

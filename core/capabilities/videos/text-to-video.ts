@@ -3,17 +3,21 @@ import { videoModelsFor } from "../../catalog/video-models.js";
 import { commonCreateFields, type CommonCreateInput } from "../../contracts/common-create.js";
 import { mediaInput } from "../../contracts/media-input.js";
 import { videoOptionFields, videoText } from "../../contracts/video-options.js";
+import { modelField } from "../model-field.js";
 import type { Capability } from "../types.js";
 import { billedSeconds } from "./pricing.js";
 import { prepareVideoGeneration, VIDEO_GENERATION_DEADLINE_SECONDS } from "./prepare-generation.js";
 import { drivingAudioRequirement, durationRequirements, optionRequirements } from "./requirements.js";
 
+const MODEL_IDS = videoModelsFor("text_to_video").map((m) => m.id);
+
 export const textToVideoInputSchema = z
   .object({
     ...commonCreateFields,
+    model: modelField("text_to_video", MODEL_IDS),
     ...videoOptionFields,
-    prompt: videoText,
-    audio: mediaInput().optional(),
+    prompt: videoText.describe("Subject, action, scene, camera (max 20000 chars)."),
+    audio: mediaInput({ description: "Driving audio; needs model support." }).optional(),
   })
   .strict();
 
@@ -31,7 +35,7 @@ export const textToVideoCapability: Capability<TextToVideoInput> = {
       "Generate a video clip from a text prompt. Returns a task; poll svc.tasks.get until it is terminal, then download the video artifact.",
   },
   inputSchema: textToVideoInputSchema,
-  modelIds: videoModelsFor("text_to_video").map((m) => m.id),
+  modelIds: MODEL_IDS,
   example: { prompt: "A paper boat drifting down a rain-soaked street at dusk, slow tracking shot." },
   billingMode: "prepaid",
   deadlineSeconds: VIDEO_GENERATION_DEADLINE_SECONDS,

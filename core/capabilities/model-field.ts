@@ -1,0 +1,22 @@
+import { z } from "zod";
+
+// The `model` field of a task-creating body, described from the capability's own model ids so the text agents and
+// OpenAPI readers see cannot drift from the table. A plain string, not an enum: an unknown model is
+// `unsupported_model` (400) from selection, not `invalid_request` (422) from the schema.
+
+function modelChoices(autoSays: string, capabilityId: string, modelIds: readonly string[]): string {
+  return (
+    `${autoSays} picks a live model fitting every control, or one of: ${modelIds.join(", ")} (never substituted). ` +
+    `Live ones: svc.models.list capability=${capabilityId}.`
+  );
+}
+
+// SPEC.md's usual case: `model` may be omitted and defaults to `auto`.
+export function modelField(capabilityId: string, modelIds: readonly string[]) {
+  return z.string().min(1).default("auto").describe(modelChoices("`auto` (default)", capabilityId, modelIds));
+}
+
+// Where SPEC.md requires `model` (image and video understanding, text-to-music): no default, `auto` must be said.
+export function requiredModelField(capabilityId: string, modelIds: readonly string[]) {
+  return z.string().min(1).describe(modelChoices("Required. `auto`", capabilityId, modelIds));
+}
