@@ -3,7 +3,8 @@ import type { Core } from "../core/index.js";
 import { registerErrorHandling } from "./plugins/errors.js";
 import { registerJsonBody } from "./plugins/json-body.js";
 import { registerRateLimit } from "./plugins/rate-limit.js";
-import { frameworkErrors, registerUrlText } from "./plugins/url-text.js";
+import { frameworkErrors, PATH_PARAMETER_MAX_CHARS, registerUrlText } from "./plugins/url-text.js";
+import { clientErrorHandler } from "./plugins/client-errors.js";
 import { registerRequestTelemetry, requestLogController } from "./plugins/request-telemetry.js";
 import { requestIdFor } from "./plugins/request-id.js";
 import { registerAccountRoutes } from "./routes/account-routes.js";
@@ -36,6 +37,8 @@ export function buildRestApp(core: Core, options: RestAppOptions = {}): FastifyI
     genReqId: requestIdFor,
     bodyLimit: 32 * 1024 * 1024,
     frameworkErrors,
+    clientErrorHandler,
+    routerOptions: { maxParamLength: PATH_PARAMETER_MAX_CHARS },
   });
   // Every route the server registers, so tests can hold the OpenAPI document to the truth.
   const routes: { method: string; url: string }[] = [];

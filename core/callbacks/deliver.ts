@@ -25,7 +25,9 @@ export async function deliverCallback(core: Core, payload: unknown, signal: Abor
     error = signing.refused;
     final = true;
   } else {
-    error = await sendAttempt(core, { task, state, attempt: job.attempt, signing }, signal);
+    const failure = await sendAttempt(core, { task, state, attempt: job.attempt, signing }, signal);
+    error = failure?.reason ?? null;
+    if (failure?.permanent) final = true;
   }
 
   const at = core.clock();

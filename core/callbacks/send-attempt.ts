@@ -1,4 +1,4 @@
-import { guardedRequest, OutboundError } from "../net/index.js";
+import { guardedRequest, OutboundError, urlRefusal } from "../net/index.js";
 import type { Core } from "../runtime.js";
 import { toEnvelope } from "../tasks/envelope.js";
 import { envelopeContext } from "../tasks/read.js";
@@ -18,8 +18,26 @@ export interface AttemptInput {
   signing: { keyId: string; secrets: string[] } | null;
 }
 
+// Why an attempt failed; `permanent` when trying again on the schedule cannot help (the outbound policy refused
+// the destination: only a change to DNS or the URL would, and a redelivery retries it then).
+export interface AttemptFailure {
+  reason: string;
+  permanent: boolean;
+}
+
+const retryable = (reason: string): AttemptFailure => ({ reason, permanent: false });
+
+// The policy's refusal in terms of its rule. The guard's own message says what the host resolved to, which is
+// the service's view of DNS (internal names included) and not the tenant's business: it is never passed on.
+function policyRefusal(url: string, allowLoopbackHttp: boolean): AttemptFailure {
+  const rule =
+    urlRefusal(url, { allowLoopbackHttp }) ??
+    (new URL(url).protocol === "http:" ? "must be an HTTPS URL (plain http reaches loopback addresses only)" : "must name a host whose every address is public");
+  return { reason: `delivery refused by the outbound policy: the callback URL ${rule}; not retried`, permanent: true };
+}
+
 // One POST of a task's event. Returns null when a 2xx arrived within the time limit, otherwise why not.
-export async function sendAttempt(core: Core, input: AttemptInput, signal: AbortSignal): Promise<string | null> {
+export async function sendAttempt(core: Core, input: AttemptInput, signal: AbortSignal): Promise<AttemptFailure | null> {
   const { task, state, attempt, signing } = input;
   const body = JSON.stringify({
     event_id: state.event_id,
@@ -60,15 +78,15 @@ export async function sendAttempt(core: Core, input: AttemptInput, signal: Abort
     );
     if (response.status >= 200 && response.status < 300) return null;
     if (response.status >= 300 && response.status < 400) {
-      return `HTTP ${response.status} from the receiver; redirects are not followed (Location: ${response.headers.location ?? "none"})`;
+      return retryable(`HTTP ${response.status} from the receiver; redirects are not followed (Location: ${response.headers.location ?? "none"})`);
     }
     const snippet = response.body.toString("utf8").slice(0, ERROR_SNIPPET_CHARS).trim();
-    return `HTTP ${response.status} from the receiver${snippet ? `: ${snippet}` : ""}`;
+    return retryable(`HTTP ${response.status} from the receiver${snippet ? `: ${snippet}` : ""}`);
   } catch (error) {
     // Abandoned (the worker is stopping): no outcome to record; the job runs again and makes this attempt anew.
     if (!(error instanceof OutboundError) || error.failure === "aborted") throw error;
-    if (error.failure === "timeout") return `no 2xx within ${core.config.callbackTimeoutMs} ms`;
-    if (error.failure === "refused") return `delivery refused: ${error.message}`;
-    return error.message;
+    if (error.failure === "timeout") return retryable(`no 2xx within ${core.config.callbackTimeoutMs} ms`);
+    if (error.failure === "refused") return policyRefusal(task.callbackUrl as string, core.config.outboundAllowLoopbackHttp);
+    return retryable(error.message);
   }
 }

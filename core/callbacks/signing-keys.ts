@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { Executor } from "../db/client.js";
+import { invalidCursor, invalidQuery } from "../contracts/query-errors.js";
 import { invalidRequest, ServiceError, zodFailures } from "../errors/index.js";
 import type { Core } from "../runtime.js";
 import { encryptSecret } from "./secret-box.js";
@@ -95,14 +96,12 @@ function decodeCursor(cursor: string): string {
   } catch {
     // falls through to the refusal below
   }
-  throw new ServiceError("invalid_cursor", "The pagination cursor is malformed; pass next_cursor from a previous page unchanged.", {
-    param: "cursor",
-  });
+  throw invalidCursor();
 }
 
 export async function listSigningKeysPage(core: Core, tenantId: string, query: Record<string, unknown>) {
   const parsed = listQuerySchema.safeParse(query);
-  if (!parsed.success) throw invalidRequest(zodFailures(parsed.error, ["query"]));
+  if (!parsed.success) throw invalidQuery(parsed.error);
   const { limit, cursor } = parsed.data;
   const beforeId = cursor !== undefined ? decodeCursor(cursor) : undefined;
   const rows = await listSigningKeys(core.db, { tenantId, beforeId, limit: limit + 1 });

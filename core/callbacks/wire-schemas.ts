@@ -44,6 +44,7 @@ export const CALLBACK_DELIVERY_HEADERS: readonly { name: string; description: st
     name: "X-Signature",
     description:
       "signed delivery only: t=<unix_ts>,v1=<hex HMAC-SHA256 of \"<unix_ts>.<raw body>\">; during a rotation's grace " +
-      "period a second v1 made with the previous secret follows. Reject timestamps more than 300 s from now.",
+      "period the previous secret's v1 comes first and the new secret's last. Check every v1; reject timestamps " +
+      "more than 300 s from now.",
   },
 ];

@@ -32,6 +32,10 @@ export function bareHostname(url: URL): string {
   return url.hostname.startsWith("[") ? url.hostname.slice(1, -1) : url.hostname;
 }
 
+// The development switch lets plain http reach this machine only: an address literal must be loopback, and a
+// name must resolve to loopback addresses only (resolveDestination).
+const PLAIN_HTTP_RULE = "must be an HTTPS URL (plain http reaches loopback addresses only)";
+
 // What is wrong with a destination before any name is resolved, as prose for the caller; null when nothing is.
 // IP literals are judged here already, so a caller learns at once that https://10.0.0.1/ will never be reached.
 export function urlRefusal(text: string, policy: OutboundPolicy): string | null {
@@ -47,6 +51,7 @@ export function urlRefusal(text: string, policy: OutboundPolicy): string | null 
   if (isIP(host) !== 0) {
     const category = classifyAddress(host);
     if (!addressAllowed(category, policy)) return `must not point at a ${category.replace("_", "-")} address (${host})`;
+    if (url.protocol === "http:" && category !== "loopback") return PLAIN_HTTP_RULE;
   }
   return null;
 }
@@ -79,6 +84,9 @@ export async function resolveDestination(url: URL, policy: OutboundPolicy): Prom
     if (!addressAllowed(category, policy)) {
       throw new OutboundError("refused", `${host} resolves to ${address}, a ${category.replace("_", "-")} address`);
     }
+  }
+  if (url.protocol === "http:" && addresses.some(({ address }) => classifyAddress(address) !== "loopback")) {
+    throw new OutboundError("refused", `http://${host} ${PLAIN_HTTP_RULE}`);
   }
   // IPv4 first: a host's IPv6 address is the one more often unreachable from a server.
   return [...addresses].sort((a, b) => a.family - b.family)[0] as ResolvedAddress;

@@ -1,8 +1,9 @@
 import { z } from "zod";
-import { ServiceError, zodFailures, invalidRequest } from "../errors/index.js";
+import { invalidCursor, invalidQuery } from "../contracts/query-errors.js";
+import { ServiceError } from "../errors/index.js";
 import type { Core } from "../runtime.js";
 import { toEnvelope, type TaskEnvelope } from "./envelope.js";
-import { listTasks, TERMINAL_STATUSES, OPEN_STATUSES } from "./repository.js";
+import { listTasks, TERMINAL_STATUSES, OPEN_STATUSES, type TaskListPosition, type TaskRow } from "./repository.js";
 import { readTaskForTenant } from "./task-reads.js";
 
 export function envelopeContext(core: Core) {
@@ -25,28 +26,34 @@ const listQuerySchema = z
   })
   .strict();
 
-function encodeCursor(lastId: string): string {
-  return Buffer.from(JSON.stringify({ v: 1, before: lastId })).toString("base64url");
+// A cursor is the last task of a page, as {v: 2, t: created_at, id}, base64url. Version 1 cursors ({before: id})
+// came from the list ordered by id; they still work, resolved to that task's place in the new order.
+function encodeCursor(last: TaskRow): string {
+  return Buffer.from(JSON.stringify({ v: 2, t: last.createdAt.toISOString(), id: last.id })).toString("base64url");
 }
 
-function decodeCursor(cursor: string): string {
+const TASK_ID = /^task_[0-9a-z]{26}$/;
+
+function decodeCursor(cursor: string): TaskListPosition {
   try {
-    const value = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as { v?: number; before?: unknown };
-    if (value.v === 1 && typeof value.before === "string" && /^task_[0-9a-z]{26}$/.test(value.before)) return value.before;
+    const value = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as { v?: number; before?: unknown; t?: unknown; id?: unknown };
+    if (value.v === 1 && typeof value.before === "string" && TASK_ID.test(value.before)) return { afterTaskId: value.before };
+    if (value.v === 2 && typeof value.id === "string" && TASK_ID.test(value.id) && typeof value.t === "string") {
+      const createdAt = new Date(value.t);
+      if (!Number.isNaN(createdAt.getTime())) return { createdAt, id: value.id };
+    }
   } catch {
     // falls through to the refusal below
   }
-  throw new ServiceError("invalid_cursor", "The pagination cursor is malformed; pass next_cursor from a previous page unchanged.", {
-    param: "cursor",
-  });
+  throw invalidCursor();
 }
 
 export async function listTasksPage(core: Core, tenantId: string, query: Record<string, unknown>) {
   const parsed = listQuerySchema.safeParse(query);
-  if (!parsed.success) throw invalidRequest(zodFailures(parsed.error, ["query"]));
+  if (!parsed.success) throw invalidQuery(parsed.error);
   const { limit, cursor, status, capability } = parsed.data;
-  const beforeId = cursor !== undefined ? decodeCursor(cursor) : undefined;
-  const rows = await listTasks(core.db, { tenantId, beforeId, status, capability, limit: limit + 1 });
+  const after = cursor !== undefined ? decodeCursor(cursor) : undefined;
+  const rows = await listTasks(core.db, { tenantId, after, status, capability, limit: limit + 1 });
   const page = rows.slice(0, limit);
   const hasMore = rows.length > limit;
   const ctx = envelopeContext(core);
@@ -54,6 +61,6 @@ export async function listTasksPage(core: Core, tenantId: string, query: Record<
     object: "list" as const,
     data: page.map((row) => toEnvelope(row, ctx)),
     has_more: hasMore,
-    next_cursor: hasMore && page.length > 0 ? encodeCursor(page[page.length - 1]!.id) : null,
+    next_cursor: hasMore && page.length > 0 ? encodeCursor(page[page.length - 1]!) : null,
   };
 }

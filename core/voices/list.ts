@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { PRESET_VOICES } from "../catalog/voices.js";
-import { invalidRequest, ServiceError, zodFailures } from "../errors/index.js";
+import { invalidCursor, invalidQuery } from "../contracts/query-errors.js";
 import type { Core } from "../runtime.js";
 import { clonedVoiceRecord, presetVoiceRecord, type VoiceRecord } from "./record.js";
 import { listClonedVoices } from "./repository.js";
@@ -34,15 +34,13 @@ function decodeCursor(cursor: string): Position {
   } catch {
     // falls through to the refusal below
   }
-  throw new ServiceError("invalid_cursor", "The pagination cursor is malformed; pass next_cursor from a previous page unchanged.", {
-    param: "cursor",
-  });
+  throw invalidCursor();
 }
 
 // GET /v1/voices: the presets in catalog order, then the tenant's cloned voices (pending or active), newest first.
 export async function listVoicesPage(core: Core, tenantId: string, query: Record<string, unknown>) {
   const parsed = listQuerySchema.safeParse(query);
-  if (!parsed.success) throw invalidRequest(zodFailures(parsed.error, ["query"]));
+  if (!parsed.success) throw invalidQuery(parsed.error);
   const { limit, cursor } = parsed.data;
   const position: Position = cursor !== undefined ? decodeCursor(cursor) : { section: "presets", index: 0 };
 

@@ -1,7 +1,9 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { errorBody, ServiceError } from "../../core/index.js";
 
+// Also for refusals made before the app's onRequest hook ran (the router's), so every error carries the id.
 export function sendError(reply: FastifyReply, request: FastifyRequest, error: ServiceError): FastifyReply {
+  reply.header("X-Request-Id", request.id);
   for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
   return reply.status(error.httpStatus).send({ error: error.toBody(request.id) });
 }
@@ -28,6 +30,39 @@ function fromFastifyError(error: FastifyError): ServiceError | null {
   }
 }
 
+// A route's URL pattern (`/v1/tasks/:task_id`) as a regular expression over concrete paths.
+function routePattern(url: string): RegExp {
+  const parts = url.split(/(:\w+)/).map((part) => (part.startsWith(":") ? "[^/]+" : part.replace(/[.*+?^$|()[\]{}\\]/g, "\\$&")));
+  return new RegExp(`^${parts.join("")}$`);
+}
+
+// The methods the app's routes take at a concrete path, compiled from the registered routes when the first
+// unmatched request asks (every route is registered by then).
+function allowedMethods(app: FastifyInstance): (path: string) => string[] {
+  let routes: { method: string; pattern: RegExp }[] | null = null;
+  return (path) => {
+    routes ??= app.registeredRoutes.map(({ method, url }) => ({ method, pattern: routePattern(url) }));
+    return [...new Set(routes.filter((route) => route.pattern.test(path)).map((route) => route.method))];
+  };
+}
+
+// The path is echoed only in part: a URL can be as long as Node's 16 KB header limit allows.
+const ECHOED_PATH_CHARS = 200;
+
+// A path no route takes is 404 not_found. A path that exists under other methods is also not_found (SPEC.md's
+// code for "endpoint not found"; an endpoint is a method and a path), with `Allow` and `details.allowed_methods`
+// saying which methods it takes, rather than a 405 outside the catalogue.
+function noRoute(method: string, path: string, methodsAt: (path: string) => string[]): ServiceError {
+  const shown = path.length > ECHOED_PATH_CHARS ? `${path.slice(0, ECHOED_PATH_CHARS)}…` : path;
+  const allowed = path.length > ECHOED_PATH_CHARS ? [] : methodsAt(path);
+  if (allowed.length === 0) return new ServiceError("not_found", `No route ${method} ${shown}.`);
+  const methods = allowed.includes("GET") ? [...allowed, "HEAD"] : allowed;
+  return new ServiceError("not_found", `No route ${method} ${shown}; this path takes ${methods.join(", ")}.`, {
+    details: { allowed_methods: methods },
+    headers: { Allow: methods.join(", ") },
+  });
+}
+
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const known = error instanceof ServiceError ? error : fromFastifyError(error);
@@ -39,7 +74,6 @@ export function registerErrorHandling(app: FastifyInstance): void {
       }),
     });
   });
-  app.setNotFoundHandler((request, reply) =>
-    sendError(reply, request, new ServiceError("not_found", `No route ${request.method} ${request.url.split("?")[0]}.`)),
-  );
+  const methodsAt = allowedMethods(app);
+  app.setNotFoundHandler((request, reply) => sendError(reply, request, noRoute(request.method, request.url.split("?")[0] ?? "", methodsAt)));
 }

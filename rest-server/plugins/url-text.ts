@@ -25,8 +25,17 @@ export function registerUrlText(app: FastifyInstance): void {
   });
 }
 
-// Fastify's router refuses an undecodable path before any hook runs; this answers it in SPEC.md's envelope.
+// The longest path parameter the router matches. Every id the service mints is far shorter (task ids are 31
+// characters, model names under 64), so a longer one can only be a mistake or a probe.
+export const PATH_PARAMETER_MAX_CHARS = 100;
+
+// Fastify's router refuses an undecodable path, and a path parameter over its length limit, before any hook runs;
+// this answers both in SPEC.md's envelope (422 invalid_request naming the limit), never as an internal error.
 export const frameworkErrors: FastifyServerOptions["frameworkErrors"] = (error, request: FastifyRequest, reply: FastifyReply) => {
   if (error.code === "FST_ERR_BAD_URL") return sendError(reply, request, refusal(["path"], "is not percent-encoded UTF-8"));
+  if (error.code === "FST_ERR_MAX_PARAM_LENGTH") {
+    return sendError(reply, request, refusal(["path"], `has a parameter longer than ${PATH_PARAMETER_MAX_CHARS} characters`));
+  }
+  request.log.error({ err: error }, "router error");
   return sendError(reply, request, new ServiceError("internal_error", "Something went wrong on our side; retry."));
 };

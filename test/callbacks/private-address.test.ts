@@ -45,13 +45,16 @@ describe("with the development switch off", () => {
     expect(response.body.error.details.errors[0].reason).toContain(reason);
   });
 
-  it("admits a name, then refuses the delivery because the name resolves to a loopback address", async () => {
+  it("admits a name, then refuses the delivery at once, naming the rule and not the address", async () => {
     const port = new URL(r.url).port;
     const created = await createSpeech(`https://localhost:${port}/hook`);
     expect(created.status).toBe(202);
     const task = await waitForCallback(h, created.body.task_id, (c) => c.attempt_count >= 1);
-    expect(task.callback.status).toBe("retrying");
-    expect(task.callback.last_error).toMatch(/^delivery refused: localhost resolves to (127\.0\.0\.1|::1), a loopback address$/);
+    // Retrying on the schedule cannot help: the first refusal is final (a redelivery can try again).
+    expect(task.callback).toMatchObject({ status: "failed", attempt_count: 1 });
+    expect(task.callback.last_error).toBe(
+      "delivery refused by the outbound policy: the callback URL must name a host whose every address is public; not retried",
+    );
     expect(r.requests).toHaveLength(0);
   });
 });

@@ -183,7 +183,10 @@ describe("rotation and retirement as a receiver sees them", () => {
     const [first] = await r.waitForRequests(1);
     await waitForCallback(h, during.body.task_id, (c) => c.status === "delivered");
     const both = signatureParts(first!.headers["x-signature"] as string);
-    expect(both.v1).toEqual([hmacHex(newSecret, both.t, first!.rawBody), hmacHex(key.secret, both.t, first!.rawBody)]);
+    // The old secret's v1 first, the new one's last: a receiver that keeps the last v1 of a map checks the new one.
+    expect(both.v1).toEqual([hmacHex(key.secret, both.t, first!.rawBody), hmacHex(newSecret, both.t, first!.rawBody)]);
+    const asMap = Object.fromEntries((first!.headers["x-signature"] as string).split(",").map((part) => part.split("=", 2)));
+    expect(asMap.v1).toBe(hmacHex(newSecret, both.t, first!.rawBody));
     // A receiver still holding the old secret accepts it, and so does one already holding the new.
     expect(readmeSignatureCheck(key.secret)(first!.headers["x-signature"] as string, first!.rawBody)).toBe(true);
     expect(readmeSignatureCheck(newSecret)(first!.headers["x-signature"] as string, first!.rawBody)).toBe(true);
