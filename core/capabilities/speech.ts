@@ -29,7 +29,7 @@ export const speechInputSchema = z
     speed: z.number().min(0.5).max(2).default(1).describe("Speaking rate; 1 is natural."),
     volume: z.number().gt(0).max(10).default(1).describe("Loudness; 1 keeps the voice's level."),
     pitch: z.number().min(-1).max(1).default(0).describe("0 keeps the voice's pitch; -1 lowest, 1 highest."),
-    emotion: z.string().min(1).max(32).optional().describe("Emotion such as happy; needs model support."),
+    emotion: z.string().min(1).max(32).optional().describe("Emotion such as happy."),
     model_options: z
       .object({
         vendorA: z

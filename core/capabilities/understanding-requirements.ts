@@ -16,7 +16,7 @@ export const understandingOptionFields = {
     .min(1)
     .max(32)
     .optional()
-    .describe("Answer format such as text; needs model support."),
+    .describe("Answer format such as text."),
   temperature: z
     .number()
     .optional()

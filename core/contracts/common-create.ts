@@ -17,11 +17,11 @@ export const metadataSchema = z
 export const commonCreateFields = {
   metadata: metadataSchema
     .optional()
-    .describe("String labels echoed on the task: 16 keys max, key 64 and value 512 chars max."),
+    .describe("Labels echoed on the task (max 16; key 64, value 512 chars)."),
   callback_url: z
     .url({ message: "must be an absolute URL" })
     .optional()
-    .describe("HTTPS URL that gets the final task by POST."),
+    .describe("HTTPS URL the final task is POSTed to."),
   callback_signing_key_id: z
     .string()
     .min(1)

@@ -21,7 +21,7 @@ export function canvasSchema(defaultAspect: string) {
         .string()
         .regex(/^[1-9]\d*K$/, "must be a quality tier such as 1K, 2K or 4K")
         .default(CANVAS_DEFAULT_TIER)
-        .describe("Quality tier such as 1K, 2K, 4K; needs model support."),
+        .describe("Quality tier such as 1K, 2K, 4K."),
       aspect: z
         .string()
         .regex(/^(source|[1-9]\d*:[1-9]\d*)$/, "must be a ratio such as 16:9, or source")
@@ -98,7 +98,7 @@ export const OUTPUT_RELATIONSHIPS = ["independent", "sequence"] as const;
 export const outputRelationshipSchema = z
   .enum(OUTPUT_RELATIONSHIPS)
   .default("independent")
-  .describe("independent images or a related sequence; needs model support.");
+  .describe("independent images or a related sequence.");
 
 export const MAX_SEED = 2_147_483_647;
 
@@ -122,17 +122,17 @@ export function imageOptionFields<M extends z.ZodType>(defaultAspect: string, mo
       .min(0)
       .max(MAX_SEED)
       .optional()
-      .describe("Seed for repeatable output; needs model support."),
+      .describe("Seed for repeatable output."),
     negative_prompt: z
       .string()
       .min(1)
       .optional()
-      .describe("What to avoid; needs model support."),
+      .describe("What the images must not show."),
     enhance_prompt: z
       .boolean()
       .nullable()
       .optional()
-      .describe("true/false: rewrite the prompt or not (needs model support); omit keeps it as written."),
+      .describe("true/false: rewrite the prompt or not; omit keeps it as written."),
     palette: paletteSchema.optional(),
   };
 }

@@ -58,10 +58,10 @@ export type ReferenceKind = (typeof REFERENCE_KINDS)[number];
 // SPEC.md "Reference (video and enhancement calls)".
 export const referenceSchema = z
   .object({
-    kind: z.enum(REFERENCE_KINDS).describe("Media kind; the model must take this kind and count."),
+    kind: z.enum(REFERENCE_KINDS).describe("Kind of the media."),
     media: mediaInput({ description: "The reference media." }),
     role: z.string().min(1).max(64).optional().describe("Model-defined use, e.g. subject."),
-    reference_voice: mediaInput({ description: "Voice sample for this reference; needs model support." }).optional(),
+    reference_voice: mediaInput({ description: "Voice sample for this reference." }).optional(),
   })
   .strict();
 

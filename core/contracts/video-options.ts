@@ -29,7 +29,7 @@ export const videoDuration = z.union([z.number().int().min(1), z.literal("auto")
 export const videoOptionFields = {
   negative_prompt: textOfLength(1, 2_000)
     .optional()
-    .describe("What to avoid (max 2000 chars); needs model support."),
+    .describe("What to avoid (max 2000 chars)."),
   duration: videoDuration
     .optional()
     .describe("Seconds, or auto; omit for the model default."),
@@ -44,22 +44,22 @@ export const videoOptionFields = {
     .min(1)
     .max(16)
     .optional()
-    .describe("Tier such as 720p; omit for the default; never coerced."),
+    .describe("Tier such as 720p; omit for the default."),
   seed: z
     .number()
     .int()
     .min(0)
     .max(MAX_VIDEO_SEED)
     .optional()
-    .describe("Seed for repeatable output; needs model support."),
+    .describe("Seed for repeatable output."),
   enhance_prompt: z
     .boolean()
     .nullable()
     .optional()
-    .describe("true/false: rewrite the prompt or not (needs model support); omit keeps it as written."),
-  watermark: z.boolean().optional().describe("Watermark on or off; needs model support."),
-  generate_audio: z.boolean().optional().describe("Generate synchronized audio; needs model support."),
-  web_search: z.boolean().optional().describe("Let the model search the web; needs model support."),
+    .describe("true/false: rewrite the prompt or not; omit keeps it as written."),
+  watermark: z.boolean().optional().describe("Model watermark on or off."),
+  generate_audio: z.boolean().optional().describe("Generate synchronized audio."),
+  web_search: z.boolean().optional().describe("Let the model search the web."),
   return_last_frame: z.boolean().optional().describe("Also return the last frame as an image."),
   output_format: z
     .enum(VIDEO_OUTPUT_FORMATS)

@@ -50,7 +50,7 @@ export const musicSongFields = {
   lyrics: textOfLength(1, MAX_LYRICS_CHARACTERS)
     .optional()
     .describe("Words to sing (max 5000 chars, less on some models)."),
-  instrumental: z.boolean().default(false).describe("No vocals (needs model support); then omit lyrics."),
+  instrumental: z.boolean().default(false).describe("No vocals; then omit lyrics."),
   title: textOfLength(1, 200).optional().describe("Track title (max 200 chars, less on some models)."),
   model_options: z
     .object({ vendorG: vendorGMusicOptions.optional(), vendorA: vendorAMusicOptions.optional() })

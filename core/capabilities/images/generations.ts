@@ -19,7 +19,7 @@ export const imageGenerationInputSchema = z
       .boolean()
       .nullable()
       .optional()
-      .describe("Model reasoning on or off (needs support); omit for the default."),
+      .describe("Model reasoning on or off; omit for its default."),
   })
   .strict();
 

@@ -18,7 +18,7 @@ export const imageToVideoInputSchema = z
     ...videoOptionFields,
     prompt: videoText.optional().describe("Motion, scene, camera directions (max 20000 chars)."),
     image: mediaInput({ description: "Exact first frame, not a loose reference." }),
-    driving_audio: mediaInput({ description: "Driving audio; needs model support." }).optional(),
+    driving_audio: mediaInput({ description: "Audio that drives the video." }).optional(),
   })
   .strict();
 
