@@ -1,11 +1,21 @@
+import type { Readable } from "node:stream";
 import { and, asc, eq } from "drizzle-orm";
 import { artifacts } from "../db/schema/index.js";
 import { ServiceError } from "../errors/index.js";
 import type { Core } from "../runtime.js";
 import { findTaskForTenant } from "../tasks/repository.js";
+import { answerArtifact, type ConditionalHeaders } from "./http-response.js";
 
-// Serves a signed artifact URL: the signature is the permission, no API key is needed.
-export async function openSignedArtifact(core: Core, artifactId: string, expires: string, signature: string) {
+// Serves a signed artifact URL: the signature is the permission, no API key is needed. The answer (status,
+// headers, which bytes) follows from the artifact's stored facts and the request's conditional and Range headers;
+// the store is opened only when bytes are to be sent, and only for the range asked.
+export async function openSignedArtifact(
+  core: Core,
+  artifactId: string,
+  expires: string,
+  signature: string,
+  request: ConditionalHeaders & { method: "GET" | "HEAD" },
+): Promise<{ status: number; headers: Record<string, string>; stream: Readable | null }> {
   const verdict = core.signer.verify(artifactId, expires, signature, core.clock());
   if (verdict === "invalid") throw new ServiceError("forbidden", "This artifact URL's signature is not valid.");
   if (verdict === "expired") {
@@ -15,9 +25,12 @@ export async function openSignedArtifact(core: Core, artifactId: string, expires
   }
   const rows = await core.db.select().from(artifacts).where(eq(artifacts.id, artifactId)).limit(1);
   const row = rows[0];
-  const opened = row ? await core.artifacts.open(row.storageKey) : null;
-  if (!row || !opened) throw new ServiceError("artifact_not_found", `No artifact ${artifactId}.`);
-  return { contentType: row.contentType, sha256: row.sha256, ...opened };
+  if (!row) throw new ServiceError("artifact_not_found", `No artifact ${artifactId}.`);
+  const answer = answerArtifact({ artifactId, contentType: row.contentType, byteSize: row.byteSize, sha256: row.sha256, createdAt: row.createdAt }, request);
+  if (request.method === "HEAD" || answer.body === null) return { status: answer.status, headers: answer.headers, stream: null };
+  const opened = await core.artifacts.open(row.storageKey, answer.body.range);
+  if (!opened) throw new ServiceError("artifact_not_found", `No artifact ${artifactId}.`);
+  return { status: answer.status, headers: answer.headers, stream: opened.stream };
 }
 
 // GET /v1/tasks/{id}/assets: the task's stored artifacts with fresh signed URLs.

@@ -2,10 +2,14 @@ import { createHash } from "node:crypto";
 import { z } from "zod";
 import { artifacts } from "../db/schema/index.js";
 import { failure, invalidRequest, ServiceError, zodFailures } from "../errors/index.js";
+import { sniffMediaType } from "../media/sniff.js";
 import type { Core } from "../runtime.js";
+import { reserveUpload } from "./quota.js";
 
 // An upload is a tenant's own artifact, with no task: media inputs then reference it as
-// {type: "artifact", artifact_id}. Bytes travel as base64 in JSON so REST and MCP take the same body.
+// {type: "artifact", artifact_id}. Bytes travel as base64 in JSON so REST and MCP take the same body. Only media
+// is accepted, of the types the bytes themselves show (ACCEPTED_UPLOAD_TYPES); the type stored and served is the
+// sniffed one, so nothing uploaded is ever served as HTML, SVG or script.
 export const assetUploadSchema = z
   .object({
     content_base64: z.string().min(1).describe("The file's bytes, base64-encoded (RFC 4648 §4, padded)."),
@@ -15,39 +19,44 @@ export const assetUploadSchema = z
       .max(127)
       .regex(/^[a-z]+\/[a-z0-9][a-z0-9.+-]*$/i, "must be a media type such as audio/mpeg")
       .optional()
-      .describe("Media type; guessed from the filename's extension when omitted."),
+      .describe("Media type, checked against the bytes (which decide the type stored and served)."),
   })
   .strict();
 
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
-const TYPES_BY_EXTENSION: Record<string, string> = {
-  mp3: "audio/mpeg",
-  wav: "audio/wav",
-  flac: "audio/flac",
-  ogg: "audio/ogg",
-  opus: "audio/ogg",
-  m4a: "audio/mp4",
-  aac: "audio/aac",
-  png: "image/png",
-  jpg: "image/jpeg",
-  jpeg: "image/jpeg",
-  webp: "image/webp",
-  gif: "image/gif",
-  mp4: "video/mp4",
-  mov: "video/quicktime",
-  webm: "video/webm",
-};
+export const ACCEPTED_UPLOAD_TYPES = [
+  "image/png",
+  "image/jpeg",
+  "image/webp",
+  "image/gif",
+  "audio/mpeg",
+  "audio/wav",
+  "audio/flac",
+  "audio/ogg",
+  "audio/mp4",
+  "video/mp4",
+  "video/quicktime",
+  "video/webm",
+] as const;
 
-function contentTypeOf(filename: string | undefined, given: string | undefined): string {
-  if (given) return given.toLowerCase();
-  const extension = filename?.includes(".") ? filename.slice(filename.lastIndexOf(".") + 1).toLowerCase() : "";
-  return TYPES_BY_EXTENSION[extension] ?? "application/octet-stream";
-}
-
-function kindOf(contentType: string): string {
-  const family = contentType.slice(0, contentType.indexOf("/"));
-  return family === "image" || family === "audio" || family === "video" ? family : "file";
+// The sniffed type, refused unless it is media; a declared content_type must name the same kind of media.
+function mediaTypeOf(bytes: Buffer, declared: string | undefined) {
+  const sniffed = sniffMediaType(bytes);
+  if (!sniffed) {
+    throw new ServiceError("unsupported_media_type", "Uploads accept image, audio and video files only; these bytes are none of them.", {
+      param: "/content_base64",
+      details: { accepted: ACCEPTED_UPLOAD_TYPES },
+    });
+  }
+  const declaredKind = declared?.toLowerCase().split("/")[0];
+  if (declared !== undefined && declaredKind !== sniffed.kind && !(declaredKind !== "image" && sniffed.format === "mp4")) {
+    throw new ServiceError("invalid_media", `content_type says ${declared}, but the bytes are ${sniffed.kind} (${sniffed.format}).`, {
+      param: "/content_type",
+      details: { declared, received: sniffed.contentType },
+    });
+  }
+  return sniffed;
 }
 
 function tooLarge(maxBytes: number, receivedBytes: number | null): ServiceError {
@@ -75,24 +84,28 @@ export async function uploadAsset(core: Core, tenantId: string, raw: unknown) {
   const bytes = Buffer.from(input.content_base64, "base64");
   if (bytes.length > maxBytes) throw tooLarge(maxBytes, bytes.length);
 
+  const sniffed = mediaTypeOf(bytes, input.content_type);
   const id = core.ids.artifact();
-  const contentType = contentTypeOf(input.filename, input.content_type);
-  const kind = kindOf(contentType);
+  const contentType = sniffed.contentType;
+  const kind = sniffed.kind;
   const sha256 = createHash("sha256").update(bytes).digest("hex");
   const storageKey = `${tenantId}/uploads/${id}`;
   const now = core.clock();
-  await core.artifacts.put(storageKey, bytes);
-  await core.db.insert(artifacts).values({
-    id,
-    tenantId,
-    taskId: null,
-    kind,
-    contentType,
-    byteSize: bytes.length,
-    sha256,
-    storageKey,
-    media: { source: "upload", filename: input.filename ?? null },
-    createdAt: now,
+  await core.db.transaction(async (tx) => {
+    await reserveUpload(tx, tenantId, bytes.length);
+    await core.artifacts.put(storageKey, bytes);
+    await tx.insert(artifacts).values({
+      id,
+      tenantId,
+      taskId: null,
+      kind,
+      contentType,
+      byteSize: bytes.length,
+      sha256,
+      storageKey,
+      media: { source: "upload", format: sniffed.format, filename: input.filename ?? null },
+      createdAt: now,
+    });
   });
   const signed = core.signer.sign(id, now);
   return {

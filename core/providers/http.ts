@@ -96,6 +96,7 @@ export async function downloadOutput(url: string, signal: AbortSignal, download:
         sink,
       });
       if (response.status >= 200 && response.status < 300) return sink.spooled();
+      sink.destroy();
       last = `HTTP ${response.status}`;
     } catch (error) {
       sink.destroy();

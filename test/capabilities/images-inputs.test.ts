@@ -46,7 +46,7 @@ describe("POST /v1/images/image-to-image", () => {
     expectInvalid(await transform({ prompt: PROMPT, images: images(5) }), "/images");
     expectInvalid(await transform({ prompt: PROMPT, images: [{ type: "url", url: "http://example.com/a.png" }] }), "/images/0/url");
     expectQueued(await transform({ prompt: PROMPT, images: images(4) }), "image_to_image");
-    const upload = await h.request("POST", "/v1/assets", { body: { content_base64: "iVBORw0KGgo=", filename: "a.png" } });
+    const upload = await h.request("POST", "/v1/assets", { body: { content_base64: "iVBORw0KGgoAAAANSUhEUg==", filename: "a.png" } });
     expect(upload.status).toBe(201);
     const mixed = [IMAGE, { type: "artifact", artifact_id: upload.body.artifact_id }, "data:image/png;base64,iVBORw0KGgo="];
     expectQueued(await transform({ prompt: PROMPT, images: mixed }), "image_to_image");

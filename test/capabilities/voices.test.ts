@@ -69,7 +69,7 @@ describe("POST /v1/voices (voice clone)", () => {
 
   it("accepts a data URI or an artifact as the sample, and requires one", async () => {
     expect((await clone({ sample: "data:audio/wav;base64,UklGRg==" })).status).toBe(202);
-    const upload = await h.request("POST", "/v1/assets", { body: { content_base64: Buffer.from("RIFF").toString("base64"), filename: "voice.wav" } });
+    const upload = await h.request("POST", "/v1/assets", { body: { content_base64: Buffer.from("RIFF\0\0\0\0WAVE").toString("base64"), filename: "voice.wav" } });
     expect(upload.status).toBe(201);
     expect((await clone({ sample: { type: "artifact", artifact_id: upload.body.artifact_id } })).status).toBe(202);
     const unknown = await clone({ sample: { type: "artifact", artifact_id: "art_123" } });
