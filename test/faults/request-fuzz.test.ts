@@ -1,3 +1,5 @@
+import { connect } from "node:net";
+import { sql } from "drizzle-orm";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CAPABILITIES, DOCUMENTED_ROUTES, ERROR_CATALOGUE } from "../../core/index.js";
@@ -127,6 +129,132 @@ describe("random path parameters, queries and bodies on every other endpoint", (
         await expectNoHarm(route.method, search ? `${path}?${search}` : path, body);
       }),
       { seed: SEED, numRuns: RUNS_PER_ROUTE },
+    );
+  });
+});
+
+// Issue 13: the shape, the encoding and the size of a request, as well as its values. Every answer is below 500
+// and in the envelope with a request id, and a refused request creates no task and holds no credit.
+async function tasksAndBalance() {
+  const rows = await h.core.db.execute<{ n: number }>(sql`select count(*)::int as n from tasks`);
+  return { tasks: rows[0]?.n, balance: await balance(h) };
+}
+
+function expectEnvelope(status: number, body: ApiResponse["body"], requestId: string | null | undefined, shown: string): void {
+  expect(status, shown).toBeLessThan(500);
+  if (status < 400) return;
+  expect(Object.keys(ERROR_CATALOGUE), shown).toContain(body?.error?.code);
+  expect(body.error.request_id, shown).toBe(requestId);
+}
+
+// One request written as bytes on its own connection (fetch will not send every malformed thing), answer read whole.
+function rawExchange(request: Buffer): Promise<{ status: number; requestId: string | undefined; body: ApiResponse["body"] }> {
+  const { hostname, port } = new URL(h.baseUrl);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () => socket.write(request));
+    const chunks: Buffer[] = [];
+    socket.on("data", (chunk: Buffer) => chunks.push(chunk));
+    socket.on("error", reject);
+    socket.on("close", () => {
+      const [head = "", body = ""] = Buffer.concat(chunks).toString("utf8").split("\r\n\r\n", 2);
+      const requestId = /^x-request-id: *(.*)$/im.exec(head)?.[1]?.trim();
+      let parsed: unknown = body;
+      try {
+        parsed = JSON.parse(body);
+      } catch {
+        // a body that is not JSON stays text, and fails the envelope check
+      }
+      resolve({ status: Number(head.split(" ")[1]), requestId, body: parsed });
+    });
+  });
+}
+
+describe("hostile shapes, encodings and sizes", () => {
+  const speechPath = "/v1/audio/speech";
+
+  it("nesting of any depth, anywhere in a body", async () => {
+    const nest = fc.record({ depth: fc.integer({ min: 1, max: 60_000 }), objects: fc.boolean(), at: fc.constantFrom("metadata", "input", "x", "voice") });
+    await fc.assert(
+      fc.asyncProperty(nest, async ({ depth, objects, at }) => {
+        const [open, close] = objects ? ['{"k":', "}"] : ["[", "]"];
+        const rawBody = `{"voice":"en_female_aria","input":"Hi.","${at}":${open.repeat(depth)}1${close.repeat(depth)}}`;
+        const before = await tasksAndBalance();
+        const response = await send("POST", speechPath, undefined, rawBody);
+        const shown = `${objects ? "objects" : "arrays"} ${depth} deep at ${at} → ${response.status} ${JSON.stringify(response.body).slice(0, 200)}`;
+        expectEnvelope(response.status, response.body, response.headers.get("x-request-id"), shown);
+        expect(response.status, shown).toBe(422);
+        expect(await tasksAndBalance(), shown).toEqual(before);
+      }),
+      { seed: SEED, numRuns: 25 },
+    );
+  });
+
+  it("bodies of random bytes, charsets and content codings", async () => {
+    const body = fc.oneof(
+      fc.uint8Array({ maxLength: 300 }),
+      fc.constantFrom(Buffer.from('{"voice":"en_female_aria","input":"\xff\xfe"}', "latin1"), Buffer.from([0xef, 0xbb, 0xbf, 0x7b, 0x7d])),
+    );
+    const contentType = fc.constantFrom("application/json", "application/json; charset=utf-8", "application/json; charset=utf-16", "text/plain", "application/x-www-form-urlencoded", "");
+    const coding = fc.constantFrom(undefined, "gzip", "identity", "br, gzip");
+    await fc.assert(
+      fc.asyncProperty(body, contentType, coding, async (bytes, type, encoding) => {
+        const before = await tasksAndBalance();
+        const headers: Record<string, string> = { authorization: `Bearer ${h.apiKey}`, "idempotency-key": `bytes-${Math.random()}` };
+        if (type) headers["content-type"] = type;
+        if (encoding) headers["content-encoding"] = encoding;
+        const response = await fetch(`${h.baseUrl}${speechPath}`, { method: "POST", headers, body: bytes });
+        const text = await response.text();
+        const shown = `${type} ${encoding} ${Buffer.from(bytes).toString("hex").slice(0, 80)} → ${response.status} ${text.slice(0, 200)}`;
+        expectEnvelope(response.status, JSON.parse(text), response.headers.get("x-request-id"), shown);
+        if (response.status >= 400) expect(await tasksAndBalance(), shown).toEqual(before);
+      }),
+      { seed: SEED, numRuns: 40 },
+    );
+  });
+
+  it("path segments of any length and content", async () => {
+    const segment = fc.oneof(
+      fc.integer({ min: 0, max: 12_000 }).map((n) => "a".repeat(n)),
+      fc.string({ unit: "binary", maxLength: 300 }).map(encodeURIComponent),
+      fc.constantFrom("%ZZ", "%", "%C0%AF", "..%2F..%2F", "%00", "task_%FF"),
+    );
+    const route = fc.constantFrom("/v1/tasks/", "/v1/voices/", "/v1/catalog/models/", "/v1/callback-signing-keys/", "/v1/tasks/{}/cancel", "/v1/");
+    const method = fc.constantFrom("GET", "POST", "DELETE", "PUT");
+    await fc.assert(
+      fc.asyncProperty(route, segment, method, async (prefix, value, verb) => {
+        const path = prefix.includes("{}") ? prefix.replace("{}", value) : `${prefix}${value}`;
+        const response = await rawExchange(
+          Buffer.from(`${verb} ${path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${h.apiKey}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`),
+        );
+        expectEnvelope(response.status, response.body, response.requestId, `${verb} ${path.slice(0, 120)} (${path.length}) → ${response.status}`);
+      }),
+      { seed: SEED, numRuns: 60 },
+    );
+  });
+
+  it("headers of any size and number", async () => {
+    const header = fc.record({
+      count: fc.integer({ min: 1, max: 200 }),
+      length: fc.integer({ min: 0, max: 40_000 }),
+      name: fc.constantFrom("x-filler", "x-request-id", "idempotency-key", "authorization", "content-type"),
+    });
+    await fc.assert(
+      fc.asyncProperty(header, async ({ count, length, name }) => {
+        const before = await tasksAndBalance();
+        const value = "v".repeat(Math.floor(length / count));
+        const extra = Array.from({ length: count }, (_, i) => `${name}${name === "x-filler" ? i : ""}: ${value}\r\n`).join("");
+        const body = JSON.stringify({ voice: "en_female_aria", input: "Hi." });
+        const response = await rawExchange(
+          Buffer.from(
+            `POST ${speechPath} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${h.apiKey}\r\nIdempotency-Key: hdr-${Math.random()}\r\n` +
+              `Content-Type: application/json\r\n${extra}Content-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`,
+          ),
+        );
+        const shown = `${count} × ${name} of ${value.length} → ${response.status} ${JSON.stringify(response.body).slice(0, 200)}`;
+        expectEnvelope(response.status, response.body, response.requestId, shown);
+        if (response.status >= 400) expect(await tasksAndBalance(), shown).toEqual(before);
+      }),
+      { seed: SEED, numRuns: 30 },
     );
   });
 });
