@@ -55,7 +55,8 @@ export const tasks = pgTable(
       sql`${t.callbackState} is null or (${t.callbackUrl} is not null and ${t.callbackState}->>'status' in ('pending', 'retrying', 'delivered', 'failed'))`,
     ),
     check("tasks_callback_signing_key_check", sql`${t.callbackSigningKeyId} is null or ${t.callbackUrl} is not null`),
-    index("tasks_tenant_id_idx").on(t.tenantId, t.id),
+    // GET /v1/tasks: a tenant's tasks newest first by created_at, then id (read backwards), one range scan per page.
+    index("tasks_tenant_created_idx").on(t.tenantId, t.createdAt, t.id),
     index("tasks_open_deadline_idx").on(t.deadlineAt).where(sql`${t.status} in ('queued', 'running')`),
   ],
 );
