@@ -130,6 +130,9 @@ async function main(): Promise<void> {
     OAUTH_DEV_SIGNING_KEY: await localDevSigningKey(),
     ARTIFACT_DIR: path.resolve(process.env.ARTIFACT_DIR ?? path.join(DATA_DIR, "artifacts")),
   };
+  // graphile-worker keeps a connection for each slot it fills at start: 16 slots (the deployment default) left 16
+  // idle connections on a laptop; a local stack needs a few.
+  env.WORKER_CONCURRENCY ??= "4";
   const emulatorUrl = `http://127.0.0.1:${process.env.EMULATOR_PORT ?? "4010"}`;
   const emulated: string[] = [];
   for (const family of VENDOR_FAMILIES) {
