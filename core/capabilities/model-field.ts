@@ -6,8 +6,8 @@ import { z } from "zod";
 
 function modelChoices(autoSays: string, capabilityId: string, modelIds: readonly string[]): string {
   return (
-    `${autoSays} picks a live model fitting every control, or one of: ${modelIds.join(", ")} (never substituted). ` +
-    `Live ones: svc.models.list capability=${capabilityId}.`
+    `${autoSays} picks a fitting live model; or one of ${modelIds.join(", ")}, never substituted ` +
+    `(svc.models.list capability=${capabilityId}).`
   );
 }
 

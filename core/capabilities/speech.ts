@@ -148,7 +148,7 @@ export const speechCapability: Capability<SpeechInput> = {
     name: "svc.speech.synthesize",
     title: "Synthesize speech",
     description:
-      "Turn text into spoken audio with a preset or cloned voice. Returns a task; poll svc.tasks.get until it is terminal, then download the audio artifact.",
+      "Turn text into spoken audio with a preset or cloned voice. Returns a task; poll svc.tasks.get, then download the audio artifact.",
   },
   inputSchema: speechInputSchema,
   modelIds: MODEL_IDS,

@@ -17,7 +17,7 @@ export const metadataSchema = z
 export const commonCreateFields = {
   metadata: metadataSchema
     .optional()
-    .describe("Labels echoed on the task (max 16; key 64, value 512 chars)."),
+    .describe("Labels echoed on the task."),
   callback_url: z
     .url({ message: "must be an absolute URL" })
     .optional()
@@ -27,7 +27,7 @@ export const commonCreateFields = {
     .min(1)
     .max(128)
     .optional()
-    .describe("Signs the callback; needs callback_url."),
+    .describe("Callback signing key; needs callback_url."),
 };
 
 export interface CommonCreateInput {

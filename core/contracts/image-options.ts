@@ -132,7 +132,7 @@ export function imageOptionFields<M extends z.ZodType>(defaultAspect: string, mo
       .boolean()
       .nullable()
       .optional()
-      .describe("true/false: rewrite the prompt or not; omit keeps it as written."),
+      .describe("Rewrite the prompt (true) or not; omit: as written."),
     palette: paletteSchema.optional(),
   };
 }

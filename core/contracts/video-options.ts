@@ -56,7 +56,7 @@ export const videoOptionFields = {
     .boolean()
     .nullable()
     .optional()
-    .describe("true/false: rewrite the prompt or not; omit keeps it as written."),
+    .describe("Rewrite the prompt (true) or not; omit: as written."),
   watermark: z.boolean().optional().describe("Model watermark on or off."),
   generate_audio: z.boolean().optional().describe("Generate synchronized audio."),
   web_search: z.boolean().optional().describe("Let the model search the web."),

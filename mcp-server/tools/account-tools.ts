@@ -13,7 +13,7 @@ const quoteInput = z
   .object({
     capability: z
       .enum(capabilityIds)
-      .describe(`The capability to price; each is one task-creating tool: ${CAPABILITIES.map((c) => `${c.id} (${c.tool.name})`).join(", ")}.`),
+      .describe("The capability of the tool you would call, as its tasks name it (svc.speech.synthesize: text_to_speech)."),
     arguments: z
       .record(z.string(), z.unknown())
       .describe("The arguments you would give that tool (client_request_id may be left out): validated and priced exactly as the create would be."),

@@ -16,7 +16,7 @@ export function assetTools(maxBytes: number): ToolDefinition[] {
       inputSchema: jsonSchemaOf(assetUploadSchema, "input"),
       outputSchema: OUTPUT_SCHEMAS.asset,
       // Each upload stores a new artifact, so repeating one is not a no-op.
-      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+      annotations: { destructiveHint: false, openWorldHint: false },
       scopes: [scopeFor("assets", "write")],
       async run(args, call) {
         const asset = await uploadAsset(call.core, call.grant.tenantId, args);

@@ -2,8 +2,9 @@ import { z } from "zod";
 import { failure, invalidRequest, zodFailures } from "../../core/index.js";
 
 // Keywords zod emits that say nothing a client needs, removed because tools/list repeats them on every tool:
-// the 300-character pattern beside every `format: date-time`, the ±(2^53 − 1) bounds of every integer, and
-// `propertyNames: {type: "string"}` on every record (JSON keys are strings anyway).
+// the 300-character pattern beside every `format: date-time`, the ±(2^53 − 1) bounds of every integer,
+// `propertyNames: {type: "string"}` on every record (JSON keys are strings anyway), and what an enum or a
+// non-blank pattern already says.
 function withoutNoise(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(withoutNoise);
   if (node === null || typeof node !== "object") return node;
@@ -12,6 +13,9 @@ function withoutNoise(node: unknown): unknown {
     if (key === "pattern" && record.format === "date-time") return false;
     if ((key === "minimum" || key === "maximum") && Math.abs(value as number) === Number.MAX_SAFE_INTEGER) return false;
     if (key === "propertyNames" && JSON.stringify(value) === '{"type":"string"}') return false;
+    // An enum of strings says its type; a `\S` pattern says a string is not empty.
+    if (key === "type" && value === "string" && Array.isArray(record.enum) && record.enum.every((v) => typeof v === "string")) return false;
+    if (key === "minLength" && value === 1 && record.pattern === "\\S") return false;
     return true;
   });
   return Object.fromEntries(entries.map(([key, value]) => [key, withoutNoise(value)]));
@@ -34,19 +38,23 @@ function compactMediaInput(node: Node): Node | null {
   return {
     ...rest,
     type: "object",
-    properties: {
-      type: { enum: ["url", "artifact"] },
-      url: { type: "string", description: "With type url." },
-      artifact_id: { type: "string", description: "With type artifact." },
-    },
+    properties: { type: { enum: ["url", "artifact"] }, url: { type: "string" }, artifact_id: { type: "string" } },
     required: ["type"],
     additionalProperties: false,
   };
 }
 
+// The data-URI alternative of a media input keeps its type and loses its 75-character pattern: the field's
+// description says a data URI is accepted, and core checks it.
+function isDataUriString(node: unknown): boolean {
+  const n = node as Node | null;
+  return n !== null && typeof n === "object" && n.type === "string" && typeof n.pattern === "string" && n.pattern.startsWith("^data:");
+}
+
 function compactMediaInputs(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(compactMediaInputs);
   if (node === null || typeof node !== "object") return node;
+  if (isDataUriString(node)) return { type: "string" };
   const compact = compactMediaInput(node as Node);
   if (compact) return compact;
   return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, compactMediaInputs(value)]));

@@ -6,19 +6,15 @@ import type { ToolDefinition } from "./types.js";
 
 const CLIENT_REQUEST_ID = {
   type: "string",
-  minLength: 1,
   maxLength: 128,
-  description: "A fresh UUID per new piece of work. The same id with the same arguments returns the same task, charged once.",
+  description: "Fresh UUID per new work; resend to retry safely (same task, one charge).",
 };
 
-// What the tool costs, from the capability's billing mode (SPEC.md "Rules that hold for every task-creating call").
+// What the tool costs, from the capability's billing mode; the server instructions say the rest of the contract.
 const BILLING_NOTE = {
-  prepaid: " Credits: the price is held at creation, charged on success, refunded on failure.",
-  postpaid: " Credits: an estimate is held at creation; the measured amount is charged on success, nothing on failure.",
+  prepaid: " Credits: held at creation, refunded on failure.",
+  postpaid: " Credits: estimate held, measured amount charged on success.",
 } as const;
-
-const IDEMPOTENCY_NOTE =
-  " Answers a queued task: poll svc.tasks.get, never resubmit running work; retry a lost answer with the same client_request_id.";
 
 // The capability's own input schema, as core validates it, plus client_request_id: the tool-side Idempotency-Key.
 function inputSchemaOf(capability: Capability): Record<string, unknown> {
@@ -49,11 +45,11 @@ function creationTool(capability: Capability): ToolDefinition {
   return {
     name: capability.tool.name,
     title: capability.tool.title,
-    description: capability.tool.description + BILLING_NOTE[capability.billingMode] + IDEMPOTENCY_NOTE,
+    description: capability.tool.description + BILLING_NOTE[capability.billingMode],
     inputSchema: inputSchemaOf(capability),
     outputSchema: OUTPUT_SCHEMAS.task,
     // Idempotent through client_request_id; open-world because the work runs on a vendor's model.
-    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+    annotations: { destructiveHint: false, idempotentHint: true },
     scopes: [scopeFor(capability.area, "write")],
     async run(args, call) {
       const { clientRequestId, body } = splitClientRequestId(args);

@@ -14,7 +14,7 @@ const taskId = z.string().min(1).max(64).describe("The task_id a task-creating t
 const view = z
   .enum(TASK_VIEWS)
   .default("summary")
-  .describe("summary (default): status, progress, output with artifact links, error, billing. full: the whole task envelope, input and usage included.");
+  .describe("summary (default): status, output, error, billing; full: the whole envelope.");
 
 const getInput = z
   .object({
@@ -50,9 +50,8 @@ export function taskQueryTools(): ToolDefinition[] {
       name: "svc.tasks.get",
       title: "Get a task",
       description:
-        "Read a task: status (queued, running, succeeded, failed, canceled), progress, output with artifact links, " +
-        "error and billing. queued and running are not failures: keep polling the same task_id and never " +
-        `resubmit the work. Pass wait_seconds (up to ${MAX_WAIT_SECONDS}) to let the server wait for a terminal status.`,
+        "Read a task: status, progress, output with artifact links, error, billing. queued and running are not " +
+        `failures: keep polling, never resubmit. wait_seconds (up to ${MAX_WAIT_SECONDS}) waits for the end.`,
       inputSchema: jsonSchemaOf(getInput, "input"),
       outputSchema: OUTPUT_SCHEMAS.task,
       annotations: READ_ONLY,
@@ -80,12 +79,11 @@ export function taskQueryTools(): ToolDefinition[] {
       name: "svc.tasks.cancel",
       title: "Cancel a task",
       description:
-        "Stop a task. A queued task is canceled at once and refunded; a terminal task answers its final state; a running " +
-        "task either gets cancel_requested_at (poll svc.tasks.get for the outcome) or, when its model cannot stop, the " +
-        "error conflict with details.action keep_polling: then keep polling and do not resubmit.",
+        "Stop a task: queued ones at once, refunded; running ones get cancel_requested_at (poll svc.tasks.get), or " +
+        "conflict when the model cannot stop: keep polling, do not resubmit. A finished task answers as it is.",
       inputSchema: jsonSchemaOf(cancelInput, "input"),
       outputSchema: OUTPUT_SCHEMAS.task,
-      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
+      annotations: { idempotentHint: true },
       scopes: [scopeFor("tasks", "write")],
       async run(args, call) {
         const input = parseArguments(cancelInput, args);

@@ -20,7 +20,8 @@ function listedTool(definition: ToolDefinition, name: string, style: ToolNameSty
     name,
     title: definition.title,
     description: styledNames(definition.description, style),
-    inputSchema: definition.inputSchema as Tool["inputSchema"],
+    // Property descriptions name tools too (svc.assets.upload, svc.models.list).
+    inputSchema: (style === "dotted" ? definition.inputSchema : JSON.parse(styledNames(JSON.stringify(definition.inputSchema), style))) as Tool["inputSchema"],
     outputSchema: definition.outputSchema as Tool["outputSchema"],
     annotations: definition.annotations,
   };

@@ -34,4 +34,7 @@ export interface ToolDefinition {
   run(args: Record<string, unknown>, call: ToolCall): Promise<ToolOutcome>;
 }
 
-export const READ_ONLY: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+// Hints are given only where they differ from MCP's defaults (readOnlyHint false, destructiveHint true,
+// idempotentHint false, openWorldHint true); destructive and idempotent hints only mean something for tools that
+// write. tools/list repeats them on every tool.
+export const READ_ONLY: ToolAnnotations = { readOnlyHint: true, openWorldHint: false };

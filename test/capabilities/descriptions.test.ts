@@ -1,6 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { buildOpenApiDocument, CAPABILITIES } from "../../core/index.js";
-import { jsonSchemaOf } from "../../mcp-server/tools/json-schema.js";
+import { z } from "zod";
+
+// The schemas as the capability table declares them (what OpenAPI publishes; MCP derives a compact form).
+const jsonSchemaOf = (schema: z.ZodType, io: "input" | "output") =>
+  z.toJSONSchema(schema, { io, unrepresentable: "any", target: "draft-2020-12" }) as Record<string, unknown>;
 
 type Schema = Record<string, unknown>;
 

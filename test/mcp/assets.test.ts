@@ -80,7 +80,9 @@ describe("svc.assets.upload", () => {
     const asset = result.structuredContent as { artifact_id: string; url: string; type: string };
     expect(asset).toMatchObject({ type: "artifact", kind: "audio", byte_size: wav.length });
     const link = (result.content as { type: string; uri?: string }[]).find((c) => c.type === "resource_link");
-    expect(link?.uri).toBe(asset.url);
+    expect(link?.uri).toBe(`svc://artifacts/${asset.artifact_id}`);
+    const resource = await client.readResource({ uri: link!.uri! });
+    expect(Buffer.from((resource.contents[0] as { blob: string }).blob, "base64").equals(wav)).toBe(true);
     expect((await download(asset.url)).bytes.equals(wav)).toBe(true);
   });
 

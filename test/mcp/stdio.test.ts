@@ -60,7 +60,7 @@ describe.each(["2025-11-25", "2026-07-28"] as const)("npx svc mcp over stdio, pr
     const call = (input: string) =>
       client.callTool({ name: "svc.speech.synthesize", arguments: { client_request_id: id, voice: "en_female_aria", input } });
     const created = (await call("Hello from stdio.")).structuredContent as Any;
-    expect(created).toMatchObject({ status: "queued", social: { platform: "mcp" } });
+    expect(created).toMatchObject({ status: "queued", capability: "text_to_speech" });
     expect(((await call("Hello from stdio.")).structuredContent as Any).task_id).toBe(created.task_id);
     expect(toolError(await call("Other words."))).toMatchObject({ code: "idempotency_conflict", jsonrpc_code: -32000 });
     expect((await ledgerEntries(m.h)).filter((e) => e.task_id === created.task_id && e.kind === "hold")).toHaveLength(1);
@@ -69,8 +69,8 @@ describe.each(["2025-11-25", "2026-07-28"] as const)("npx svc mcp over stdio, pr
     const task = done.structuredContent as Any;
     expect(task.status).toBe("succeeded");
     const link = (done.content as Any[]).find((c) => c.type === "resource_link");
-    expect(link.uri).toBe(task.output.artifacts[0].url);
-    const audio = await fetch(link.uri);
+    expect(link.uri).toBe(`svc://artifacts/${task.output.artifacts[0].artifact_id}`);
+    const audio = await fetch(task.output.artifacts[0].url);
     expect(audio.status).toBe(200);
     expect(Buffer.from(await audio.arrayBuffer()).length).toBe(task.output.artifacts[0].byte_size);
   }, 30_000);

@@ -1,8 +1,11 @@
 import type { Client, JsonSchemaType } from "@modelcontextprotocol/client";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/client/validators/ajv";
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CAPABILITIES } from "../../core/index.js";
 import { startMcpHttpServer } from "../../mcp-server/http.js";
+import { renderMcpToolsDoc, TOOL_LIST_BUDGET_BYTES } from "../../mcp-server/tools/tool-report.js";
 import { freePort, PROTOCOLS, startMcpHarness, type McpHarness } from "./support.js";
 
 // What an agent sees before calling anything: the server's instructions and tools/list, over Streamable HTTP in
@@ -69,48 +72,70 @@ describe.each(PROTOCOLS)("protocol %s", (protocol) => {
     for (const tool of tools) expect(() => validator.getValidator(tool.inputSchema as JsonSchemaType), tool.name).not.toThrow();
   });
 
+  it(`keeps tools/list within ${TOOL_LIST_BUDGET_BYTES} bytes, every input an object schema with every property described`, async () => {
+    const { tools } = await client.listTools();
+    expect(Buffer.byteLength(JSON.stringify({ tools }))).toBeLessThanOrEqual(TOOL_LIST_BUDGET_BYTES);
+    for (const tool of tools) {
+      const schema = tool.inputSchema as Record<string, unknown>;
+      expect(schema.type, tool.name).toBe("object");
+      for (const combinator of ["oneOf", "anyOf", "allOf"]) expect(schema[combinator], `${tool.name} ${combinator}`).toBeUndefined();
+      for (const [name, property] of Object.entries(tool.inputSchema.properties ?? {})) {
+        expect((property as { description?: string }).description, `${tool.name} ${name}`).toMatch(/\S{3}/);
+      }
+    }
+    const model = tools.find((t) => t.name === "svc.images.analyze")!.inputSchema.properties!.model as { description: string };
+    expect(model.description).toContain("svc.models.list");
+  });
+
   it("annotates reads as read-only and creation as idempotent", async () => {
     const { tools } = await client.listTools();
     const byName = new Map(tools.map((t) => [t.name, t]));
     for (const name of ["svc.tasks.get", "svc.tasks.list", "svc.voices.list", "svc.models.list"]) {
-      expect(byName.get(name)!.annotations, name).toMatchObject({ readOnlyHint: true, destructiveHint: false });
+      expect(byName.get(name)!.annotations, name).toMatchObject({ readOnlyHint: true, openWorldHint: false });
     }
     for (const capability of CAPABILITIES) {
       expect(byName.get(capability.tool.name)!.annotations, capability.tool.name).toMatchObject({
-        readOnlyHint: false,
         idempotentHint: true,
         destructiveHint: false,
       });
     }
-    expect(byName.get("svc.tasks.cancel")!.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
-    expect(byName.get("svc.assets.upload")!.annotations).toMatchObject({ readOnlyHint: false, idempotentHint: false });
+    // Unset hints take MCP's defaults: not read-only, destructive, not idempotent.
+    expect(byName.get("svc.tasks.cancel")!.annotations).toEqual({ idempotentHint: true });
+    expect(byName.get("svc.assets.upload")!.annotations).toEqual({ destructiveHint: false, openWorldHint: false });
+  });
+});
+
+it("keeps docs/mcp-tools.md equal to the tools (regenerate with npm run docs:mcp-tools)", () => {
+  const file = readFileSync(path.resolve(import.meta.dirname, "../../docs/mcp-tools.md"), "utf8");
+  expect(file).toBe(renderMcpToolsDoc());
+});
+
+describe("tool names per connection", () => {
+  it("/mcp/underscore lists svc_<area>_<verb> only, names them so in descriptions, instructions and errors, and calls them", async () => {
+    const client = await m.connect({ url: `${m.url}/underscore` });
+    const { tools } = await client.listTools();
+    const names = tools.map((t) => t.name);
+    for (const name of SPEC_TOOLS) expect(names).toContain(name.replaceAll(".", "_"));
+    for (const name of names) expect(name).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);
+    expect(tools.find((t) => t.name === "svc_speech_synthesize")!.description).toContain("svc_tasks_get");
+    expect(client.getInstructions()).not.toMatch(/svc\.[a-z]/);
+    const voices = await client.callTool({ name: "svc_voices_list", arguments: { limit: 1 } });
+    expect(voices.isError).toBeFalsy();
+    expect((voices.structuredContent as { data: unknown[] }).data).toHaveLength(1);
+    const refused = await client.callTool({ name: "svc_speech_synthesize", arguments: { client_request_id: "n-1", voice: "en_female_aria", input: "x", model: "nope" } });
+    expect(JSON.stringify(refused.structuredContent)).toContain("svc_models_list");
+  });
+
+  it("/mcp and /mcp/dotted list the canonical svc.<area>.<verb> names from the same server", async () => {
+    for (const url of [m.url, `${m.url}/dotted`]) {
+      const client = await m.connect({ url });
+      const names = (await client.listTools()).tools.map((t) => t.name);
+      for (const name of SPEC_TOOLS) expect(names, url).toContain(name);
+    }
   });
 });
 
 describe("MCP_TOOL_NAMES", () => {
-  it("underscore: lists svc_<area>_<verb> only, names them so in descriptions and instructions, and calls them", async () => {
-    const port = await freePort();
-    const config = m.h.core.config;
-    const underscored = await startMcpHttpServer({
-      ...m.h.core,
-      config: { ...config, mcp: { ...config.mcp, port, publicUrl: `http://127.0.0.1:${port}`, toolNames: "underscore" } },
-    });
-    try {
-      const client = await m.connect({ url: underscored.url });
-      const { tools } = await client.listTools();
-      const names = tools.map((t) => t.name);
-      for (const name of SPEC_TOOLS) expect(names).toContain(name.replaceAll(".", "_"));
-      for (const name of names) expect(name).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);
-      expect(tools.find((t) => t.name === "svc_speech_synthesize")!.description).toContain("svc_tasks_get");
-      expect(client.getInstructions()).not.toMatch(/svc\.[a-z]/);
-      const voices = await client.callTool({ name: "svc_voices_list", arguments: { limit: 1 } });
-      expect(voices.isError).toBeFalsy();
-      expect((voices.structuredContent as { data: unknown[] }).data).toHaveLength(1);
-    } finally {
-      await underscored.close();
-    }
-  });
-
   it("both: lists each tool under both names", async () => {
     const port = await freePort();
     const config = m.h.core.config;

@@ -36,7 +36,7 @@ export const referenceAudioToMusicCapability: Capability<ReferenceAudioToMusicIn
     name: "svc.music.generate_from_reference",
     title: "Generate music from reference audio",
     description:
-      "Compose a new track that follows a reference recording (melody, structure, feel), steered by a style prompt and optional lyrics. Returns a task; poll svc.tasks.get until it is terminal, then download output.clips[].",
+      "Compose a new track that follows a reference recording (melody, structure, feel), steered by a style prompt and optional lyrics. Returns a task; poll svc.tasks.get, then download output.clips[].",
   },
   inputSchema: referenceAudioToMusicInputSchema,
   crossFieldRules: musicCrossFieldRules,

@@ -46,7 +46,7 @@ export const imageEditCapability: Capability<ImageEditInput> = {
     name: "svc.images.edit",
     title: "Edit an image",
     description:
-      "Edit the base image images[0] following a prompt; later images are ordered references and edit_regions target inputs by index. Returns a task; poll svc.tasks.get until it is terminal.",
+      "Edit the base image images[0] following a prompt; later images are ordered references and edit_regions target inputs by index. Returns a task; poll svc.tasks.get.",
   },
   inputSchema: imageEditInputSchema,
   crossFieldRules: regionTargets,

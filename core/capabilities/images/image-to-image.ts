@@ -34,7 +34,7 @@ export const imageToImageCapability: Capability<ImageToImageInput> = {
     name: "svc.images.transform",
     title: "Transform images",
     description:
-      "Create one to four images from a prompt and one to four ordered reference images; canvas aspect `source` keeps the last input's ratio. Returns a task; poll svc.tasks.get until it is terminal.",
+      "Create one to four images from a prompt and one to four ordered reference images; canvas aspect `source` keeps the last input's ratio. Returns a task; poll svc.tasks.get.",
   },
   inputSchema: imageToImageInputSchema,
   modelIds: MODEL_IDS,

@@ -49,7 +49,7 @@ export const imageUnderstandingCapability: Capability<ImageUnderstandingInput> =
     name: "svc.images.analyze",
     title: "Analyze images",
     description:
-      "Answer a question or follow an instruction about one to eight images; billed per image after success. Returns a task; poll svc.tasks.get until it is terminal, then read the answer from its output.",
+      "Answer a question or follow an instruction about one to eight images; billed per image after success. Returns a task; poll svc.tasks.get, then read the answer from its output.",
   },
   inputSchema: imageUnderstandingInputSchema,
   modelIds: MODEL_IDS,
