@@ -4,6 +4,9 @@ import { z } from "zod";
 // where the field accepts one (given either as the bare string or as the `url` of a url-type input).
 const DATA_URI = /^data:[\w.+-]+\/[\w.+-]+(;[\w-]+=[^;,]+)*(;base64)?,/i;
 
+// What a caller holding a local file (a path, a file: URL) is told to do instead.
+const LOCAL_MEDIA_HINT = 'for a local file, upload it with POST /v1/assets (MCP tool svc.assets.upload) and pass {"type": "artifact", "artifact_id": "art_…"}';
+
 // Only the shape is checked here; whether the URL may be fetched (HTTPS, no private address) is decided at
 // admission by the outbound policy (core/media/admission.ts), which the development switch relaxes.
 function isWebOrData(url: string, allowData: boolean): boolean {
@@ -25,7 +28,7 @@ export function mediaInput(options: { allowDataUri?: boolean; description?: stri
       url: z
         .string()
         .min(1)
-        .refine((u) => isWebOrData(u, allowData), allowData ? "must be an HTTPS URL or a data URI" : "must be an HTTPS URL")
+        .refine((u) => isWebOrData(u, allowData), `${allowData ? "must be an HTTPS URL or a data URI" : "must be an HTTPS URL"}; ${LOCAL_MEDIA_HINT}`)
         .describe(allowData ? "HTTPS URL, or a data URI." : "HTTPS URL."),
     })
     .strict();
@@ -43,8 +46,8 @@ export function mediaInput(options: { allowDataUri?: boolean; description?: stri
     error: "must be {type: \"url\", url} or {type: \"artifact\", artifact_id}",
   });
   const input = allowData
-    ? z.union([z.string().regex(DATA_URI, "must be a data URI or a media input object"), objectInput], {
-        error: "must be a media input: {type: \"url\", url}, {type: \"artifact\", artifact_id} or a data URI",
+    ? z.union([z.string().regex(DATA_URI, `must be a data URI or a media input object; ${LOCAL_MEDIA_HINT}`), objectInput], {
+        error: `must be a media input: {type: "url", url}, {type: "artifact", artifact_id} or a data URI; ${LOCAL_MEDIA_HINT}`,
       })
     : objectInput;
   return options.description === undefined ? input : input.describe(options.description);

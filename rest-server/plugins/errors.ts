@@ -15,10 +15,13 @@ function fromFastifyError(error: FastifyError): ServiceError | null {
       return new ServiceError("invalid_request", "Send the body as JSON with `Content-Type: application/json`.", {
         details: { errors: [{ loc: ["header", "Content-Type"], reason: "must be application/json" }] },
       });
+    // Only inline media makes a body this large (SPEC.md: media_too_large, 413).
     case "FST_ERR_CTP_BODY_TOO_LARGE":
-      return new ServiceError("invalid_request", "The request body is too large; send media by URL or as an uploaded artifact.", {
-        details: { errors: [{ loc: ["body"], reason: "too large" }] },
-      });
+      return new ServiceError(
+        "media_too_large",
+        "The request body is larger than 32 MiB; send large media by HTTPS URL, or upload it with POST /v1/assets and pass {\"type\": \"artifact\", \"artifact_id\": \"art_…\"}.",
+        { details: { max_bytes: 32 * 1024 * 1024 } },
+      );
     case "FST_ERR_CTP_INVALID_CONTENT_LENGTH":
     case "FST_ERR_CTP_EMPTY_JSON_BODY":
     case "FST_ERR_CTP_INVALID_JSON_BODY":
