@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { JSON_MAX_DEPTH } from "../../core/index.js";
 import { balance } from "../support/harness.js";
-import { startMcpHarness, toolError, type McpHarness } from "../mcp/support.js";
+import { startMcpHarness, type McpHarness } from "../mcp/support.js";
 
 // Issue 13, item 1 on the agent surface: tool arguments nested thousands deep overflowed the recursive text check
 // (internal_error, retryable). The bound of core/contracts/json-shape.ts holds there too.
@@ -14,13 +14,27 @@ afterAll(async () => m?.close());
 describe("the shape of MCP tool arguments", () => {
   it("in MCP tool arguments is a tool error at the argument, not an internal error", async () => {
     const before = await balance(m.h);
-    const client = await m.connect();
-    let deep: unknown = "x";
-    for (let i = 0; i < 6_000; i++) deep = [deep];
-    const error = toolError(
-      await client.callTool({ name: "svc.speech.synthesize", arguments: { client_request_id: "deep-mcp", voice: "en_female_aria", input: "Hi.", metadata: { k: deep } } }),
-    );
+    // Written as text: the SDK client's own JSON.stringify gives up on nesting this deep before sending.
+    const deep = `${"[".repeat(6_000)}"x"${"]".repeat(6_000)}`;
+    const call = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"svc.speech.synthesize","arguments":{"client_request_id":"deep-mcp","voice":"en_female_aria","input":"Hi.","metadata":{"k":${deep}}}}}`;
+    const response = await fetch(m.url, {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${m.h.apiKey}`,
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-protocol-version": "2025-11-25",
+      },
+      body: call,
+    });
+    const text = await response.text();
+    const message = JSON.parse(text.startsWith("{") ? text : (/^data: (.*)$/m.exec(text)?.[1] ?? "null"));
+    expect(message?.result?.isError, text.slice(0, 500)).toBe(true);
+    expect(message.result.structuredContent.error).toMatchObject({
+      code: "invalid_request",
+      retryable: false,
+      param: `/metadata/k${"/0".repeat(JSON_MAX_DEPTH - 2)}`,
+    });
     expect(await balance(m.h)).toEqual(before);
-    expect(error).toMatchObject({ code: "invalid_request", retryable: false, param: `/metadata/k${"/0".repeat(JSON_MAX_DEPTH - 2)}` });
   });
 });
