@@ -102,7 +102,9 @@ function refuseUnreachable(user: RunAs, targets: string[]): void {
 
 async function initialise(bin: { initdb: string }, user: RunAs | null, log: (line: string) => void): Promise<void> {
   log(`creating the embedded Postgres in ${shown(EMBEDDED_DIR)}`);
-  await mkdir(EMBEDDED_DIR, { recursive: true, mode: 0o700 });
+  // .data/ as any folder (the server's user passes through it), the server's own directory private to it.
+  await mkdir(DATA_DIR, { recursive: true });
+  await mkdir(EMBEDDED_DIR, { mode: 0o700 });
   if (user) await chown(EMBEDDED_DIR, user.uid, user.gid);
   const passwordFile = path.join(tmpdir(), `svc-pg-password-${randomBytes(6).toString("hex")}`);
   await writeFile(passwordFile, `${PASSWORD}\n`, { mode: 0o644 });

@@ -1,0 +1,71 @@
+import { chmodSync, existsSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { svc } from "../cli/svc-process.js";
+import { freePort, makeCheckout, shellEnv, stackPorts, startStack } from "./checkout.js";
+
+// The embedded Postgres of a checkout without DATABASE_URL: created only when asked, found again afterwards, and,
+// as root in a checkout its unprivileged user cannot reach (a home directory of mode 700), refused in one sentence
+// naming the directory and the two ways out, by `npm start` and by `svc` alike.
+const asRoot = process.getuid?.() === 0;
+const made: string[] = [];
+afterAll(() => {
+  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+});
+
+function checkout(mode: number): string {
+  const dir = makeCheckout();
+  chmodSync(dir, mode);
+  made.push(dir);
+  return dir;
+}
+
+describe("the embedded database", () => {
+  it("is created by --create-database only, found by later commands and by npm start, which stops it last", async () => {
+    const dir = checkout(0o755);
+    const env = shellEnv(await stackPorts());
+    const created = await svc(["tenant", "create", "--name", "local", "--create-database", "--json"], { env, checkout: dir, cwd: tmpdir(), timeoutMs: 180_000 });
+    expect(created.code, created.stderr).toBe(0);
+    expect(created.stderr).toContain("creating the embedded Postgres");
+    expect(existsSync(path.join(dir, ".data", "postgres", "PG_VERSION"))).toBe(true);
+    const listed = await svc(["tenant", "list", "--json"], { env, checkout: dir, cwd: tmpdir(), timeoutMs: 120_000 });
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(listed.stderr).toMatch(/the embedded database in .*postgres, started for this command and stopped after it/);
+    expect(JSON.parse(listed.stdout).map((t: { name: string }) => t.name)).toEqual(["local"]);
+
+    const stack = startStack(dir, env);
+    await stack.waitFor("service ready");
+    // A database with tenants already: no development tenant, and a word on making a key.
+    expect(stack.output()).toContain("key create");
+    const during = await svc(["tenant", "list"], { env, checkout: dir, cwd: tmpdir() });
+    expect(during.code, during.stderr).toBe(0);
+    expect(during.stderr).toMatch(/npm start's embedded database in .*postgres\)/);
+    stack.interrupt();
+    expect((await stack.exited).code, stack.output()).toBe(0);
+    const output = stack.output();
+    expect(output.indexOf("emulator stopped")).toBeGreaterThan(output.indexOf("worker stopped"));
+    expect(output.indexOf("stopping the embedded Postgres")).toBeGreaterThan(output.indexOf("emulator stopped"));
+    expect(output).toContain("database stopped");
+  }, 400_000);
+
+  it.runIf(asRoot)("as root, behind a directory of mode 700, is refused in one sentence by npm start and by svc", async () => {
+    const home = checkout(0o700);
+    const dir = makeCheckout(home);
+    const env = shellEnv({ EMBEDDED_PG_PORT: String(await freePort()) });
+    const sentence = new RegExp(
+      `cannot enter ${home.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} \\(mode 700\\): set DATABASE_URL to a Postgres server of your own, or put this checkout in a directory every user can enter`,
+    );
+
+    const stack = startStack(dir, env);
+    const exit = await stack.exited;
+    expect(exit.code, stack.output()).toBe(1);
+    expect(stack.output()).toMatch(sentence);
+    expect(stack.output()).not.toMatch(/EACCES|\n\s+at /);
+
+    const cli = await svc(["tenant", "list", "--create-database"], { env, checkout: dir, cwd: tmpdir() });
+    expect(cli.code).toBe(1);
+    expect(cli.stderr).toMatch(sentence);
+    expect(existsSync(path.join(dir, ".data", "postgres"))).toBe(false);
+  }, 300_000);
+});
