@@ -2,6 +2,7 @@ import { execFile } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ensureBuilt } from "../cli/svc-process.js";
 import { startHarness, TEST_CALLBACK_SECRET_KEY, type ApiResponse, type Harness } from "../support/harness.js";
 
 // The operator CLI `bin/svc.js` as a real child process against the harness' database; its effects are
@@ -11,8 +12,9 @@ const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../
 
 let h: Harness;
 beforeAll(async () => {
+  ensureBuilt();
   h = await startHarness();
-});
+}, 300_000);
 afterAll(async () => h?.close());
 
 interface CliResult {
@@ -102,7 +104,7 @@ describe("svc admin CLI", () => {
     expectError(await h.request("GET", "/v1/credits", { apiKey: full.api_key }), 403, "tenant_disabled");
     // The harness' own tenant is not affected.
     expect((await h.request("GET", "/v1/credits")).status).toBe(200);
-  }, 60_000);
+  }, 120_000);
 
   it("exits non-zero on an unknown command and on an operation that fails", async () => {
     const [unknown, missingKey] = await Promise.all([
@@ -115,5 +117,5 @@ describe("svc admin CLI", () => {
     expect(missingKey.code).not.toBe(0);
     expect(missingKey.code).not.toBeNull();
     expect(JSON.parse(missingKey.stdout).error).toMatch(/key_does_not_exist/);
-  }, 30_000);
+  }, 120_000);
 });

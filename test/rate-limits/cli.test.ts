@@ -1,6 +1,7 @@
 import { execFile } from "node:child_process";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ensureBuilt } from "../cli/svc-process.js";
 import { startHarness, type Harness } from "../support/harness.js";
 
 // `svc tenant limits` as a real child process on the harness' database; the REST server applies what it sets.
@@ -8,8 +9,9 @@ const repoRoot = path.resolve(import.meta.dirname, "../..");
 
 let h: Harness;
 beforeAll(async () => {
+  ensureBuilt();
   h = await startHarness();
-});
+}, 300_000);
 afterAll(async () => h?.close());
 
 function svc(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
@@ -50,7 +52,7 @@ describe("svc tenant limits", () => {
     const after = await h.request("GET", "/v1/tasks", { apiKey: t.apiKey });
     expect(after.status).toBe(200);
     expect(after.headers.get("x-ratelimit-limit")).toBe("500");
-  });
+  }, 120_000);
 
   it("refuses a budget that is not a positive whole number, and an unknown tenant", async () => {
     const t = await h.newTenant("10");
@@ -65,5 +67,5 @@ describe("svc tenant limits", () => {
     }
     expect(unknown!.code).toBe(1);
     expect(JSON.parse(unknown!.stdout).error).toContain("No tenant ten_unknown");
-  });
+  }, 120_000);
 });
