@@ -105,7 +105,12 @@ export const COMMANDS: CommandSpec[] = [
     noun: "mcp",
     verb: null,
     positionals: [],
-    options: {},
+    options: {
+      "tool-names": {
+        value: "STYLE",
+        help: "dotted (svc.tasks.get, the default) or underscore (svc_tasks_get, for hosts that allow only [a-zA-Z0-9_-])",
+      },
+    },
     summary: "serve MCP on stdin/stdout as SVC_API_KEY (an API key or access token)",
     details: "What a desktop host runs. Only SVC_API_KEY is needed: the rest comes from npm start's .data/local-settings.json.",
   },

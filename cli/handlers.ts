@@ -189,7 +189,7 @@ export const HANDLERS: Record<string, Handler> = {
   },
 
   async mcp(ctx) {
-    return runMcpCommand(ctx.core);
+    return runMcpCommand(ctx.core, text(ctx, "tool-names"));
   },
 };
 

@@ -12,7 +12,10 @@ beforeAll(async () => {
 });
 afterAll(async () => m?.close());
 
-const wav = Buffer.concat([Buffer.from("RIFF"), Buffer.alloc(60, 1)]);
+// Bytes that sniff as WAV (RIFF…WAVE), padded to a size: uploads take media only.
+const wavOf = (size: number) => Buffer.concat([Buffer.from("RIFF"), Buffer.alloc(4, 1), Buffer.from("WAVE"), Buffer.alloc(size - 12, 1)]);
+const wav = wavOf(64);
+const png = Buffer.concat([Buffer.from([0x89]), Buffer.from("PNG\r\n\x1a\n"), Buffer.alloc(24)]);
 
 async function download(url: string) {
   const response = await fetch(url);
@@ -38,11 +41,12 @@ describe("POST /v1/assets", () => {
     expect(fetched.bytes.equals(wav)).toBe(true);
   });
 
-  it("takes an explicit content_type, and octet-stream when nothing says otherwise", async () => {
-    const typed = await m.h.request("POST", "/v1/assets", { body: { content_base64: "aGVsbG8=", content_type: "image/png" } });
-    expect(typed.body).toMatchObject({ kind: "image", content_type: "image/png", byte_size: 5 });
-    const untyped = await m.h.request("POST", "/v1/assets", { body: { content_base64: "aGVsbG8=" } });
-    expect(untyped.body).toMatchObject({ kind: "file", content_type: "application/octet-stream", filename: null });
+  it("stores the type sniffed from the bytes, and refuses bytes that are not media", async () => {
+    const typed = await m.h.request("POST", "/v1/assets", { body: { content_base64: png.toString("base64"), content_type: "image/png" } });
+    expect(typed.body).toMatchObject({ kind: "image", content_type: "image/png", byte_size: png.length, filename: null });
+    const text = await m.h.request("POST", "/v1/assets", { body: { content_base64: "aGVsbG8=" } });
+    expect(text.status).toBe(422);
+    expect(text.body.error.code).toBe("unsupported_media_type");
   });
 
   it("refuses what is not base64, a bad media type and unknown fields with param", async () => {
@@ -59,7 +63,7 @@ describe("POST /v1/assets", () => {
     const over = await m.h.request("POST", "/v1/assets", { body: { content_base64: Buffer.alloc(LIMIT + 1).toString("base64") } });
     expect(over.status).toBe(413);
     expect(over.body.error).toMatchObject({ code: "media_too_large", param: "/content_base64", details: { max_bytes: LIMIT } });
-    const exact = await m.h.request("POST", "/v1/assets", { body: { content_base64: Buffer.alloc(LIMIT).toString("base64") } });
+    const exact = await m.h.request("POST", "/v1/assets", { body: { content_base64: wavOf(LIMIT).toString("base64") } });
     expect(exact.status).toBe(201);
     expect(exact.body.byte_size).toBe(LIMIT);
   });

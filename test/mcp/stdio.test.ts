@@ -31,10 +31,10 @@ function svc(args: string[], env: Record<string, string>): Promise<{ code: numbe
   });
 }
 
-async function connectStdio(credential: string, protocol: "2025-11-25" | "2026-07-28") {
+async function connectStdio(credential: string, protocol: "2025-11-25" | "2026-07-28", flags: string[] = []) {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [svcBin, "mcp"],
+    args: [svcBin, "mcp", ...flags],
     cwd: repoRoot,
     env: m.childEnv({ SVC_API_KEY: credential }),
     stderr: "pipe",
@@ -81,6 +81,20 @@ describe.each(["2025-11-25", "2026-07-28"] as const)("npx svc mcp over stdio, pr
     );
     expect(error).toMatchObject({ code: "invalid_request", param: "/pitch", jsonrpc_code: -32602 });
   });
+});
+
+describe("npx svc mcp --tool-names underscore", () => {
+  it("lists every tool under a name hosts with strict name rules accept, and calls them", async () => {
+    const client = await connectStdio(m.h.apiKey, "2025-11-25", ["--tool-names", "underscore"]);
+    try {
+      const names = (await client.listTools()).tools.map((t) => t.name);
+      expect(names).toContain("svc_speech_synthesize");
+      for (const name of names) expect(name).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);
+      expect((await client.callTool({ name: "svc_voices_list", arguments: { limit: 1 } })).isError).toBeFalsy();
+    } finally {
+      await client.close();
+    }
+  }, 30_000);
 });
 
 describe("npx svc mcp credentials", () => {
