@@ -22,7 +22,8 @@ interface HostEntry {
 
 function readmeStdioEntry(): HostEntry {
   const blocks = [...README.matchAll(/```json\n([\s\S]*?)```/g)].map((m) => JSON.parse(m[1] as string) as { mcpServers: Record<string, HostEntry> });
-  const entries = blocks.flatMap((b) => Object.values(b.mcpServers ?? {})).filter((e) => e.command !== undefined && e.args?.includes("mcp"));
+  // The desktop entry: `svc mcp`, with whatever flags the README gives it (--tool-names underscore for Claude Desktop).
+  const entries = blocks.flatMap((b) => Object.values(b.mcpServers ?? {})).filter((e) => e.command !== undefined && e.args?.[1] === "mcp");
   expect(entries, "the README's stdio configuration").toHaveLength(1);
   return entries[0] as HostEntry;
 }
