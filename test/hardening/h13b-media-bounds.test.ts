@@ -88,6 +88,20 @@ describe("inline media is a reference, never its bytes", () => {
     }
   });
 
+  it("drops the data URI of a task that ends before any worker resolved it", async () => {
+    await h.stopWorker();
+    try {
+      const created = await transform([`data:image/png;base64,${png.toString("base64")}`]);
+      expect(await countRows(h, sql`select count(*)::int as n from task_inline_media where task_id = ${created.body.task_id}`)).toBe(1);
+      const canceled = await h.request("POST", `/v1/tasks/${created.body.task_id}/cancel`);
+      expect(canceled.body.status).toBe("canceled");
+      expect(canceled.body.input.images[0]).toMatchObject({ type: "data_uri", sha256: sha256(png), artifact_id: null });
+      expect(await countRows(h, sql`select count(*)::int as n from task_inline_media where task_id = ${created.body.task_id}`)).toBe(0);
+    } finally {
+      await h.startWorker();
+    }
+  });
+
   it("answers 413 media_too_large for a body over the 32 MiB limit, holding nothing", async () => {
     const before = await countRows(h, sql`select count(*)::int as n from tasks`);
     const huge = `data:image/png;base64,${Buffer.alloc(25 * 1024 * 1024).toString("base64")}`;
