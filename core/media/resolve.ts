@@ -1,3 +1,4 @@
+import { rm } from "node:fs/promises";
 import { and, eq } from "drizzle-orm";
 import { artifacts, taskInlineMedia } from "../db/schema/index.js";
 import { ServiceError, jsonPointer } from "../errors/index.js";
@@ -202,6 +203,27 @@ async function resolveSlot(work: SlotWork, slot: Slot): Promise<MediaFacts> {
   };
 }
 
+// At most this many inputs of one job are fetched and probed at once, each spool file removed when its input is
+// done: a job's temporary disk and ffprobe processes stay bounded (4 × the input cap) however many references
+// (up to 50) it has.
+const SLOTS_AT_ONCE = 4;
+
+async function settleAtMost<T>(lanes: number, count: number, run: (i: number) => Promise<T>): Promise<PromiseSettledResult<T>[]> {
+  const results: PromiseSettledResult<T>[] = [];
+  let next = 0;
+  const lane = async () => {
+    while (next < count) {
+      const i = next++;
+      results[i] = await run(i).then(
+        (value) => ({ status: "fulfilled", value }) as const,
+        (reason: unknown) => ({ status: "rejected", reason }) as const,
+      );
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(lanes, count) }, lane));
+  return results;
+}
+
 // Resolves every media input of a task's input; the result is keyed by the field's JSON Pointer. Once every
 // input has been tried, the task's data URIs are dropped: they are artifacts now, or the task fails.
 export async function resolveMediaInputs(core: Core, task: { id: string; tenantId: string; input: Record<string, unknown> }): Promise<Record<string, MediaFacts>> {
@@ -209,9 +231,14 @@ export async function resolveMediaInputs(core: Core, task: { id: string; tenantI
   const policy: OutboundPolicy = { allowLoopbackHttp: core.config.outboundAllowLoopbackHttp };
   const directory = await spoolDirectory();
   try {
-    const settled = await Promise.allSettled(
-      slots.map((slot, i) => resolveSlot({ core, tenantId: task.tenantId, taskId: task.id, policy, file: directory.file(String(i)) }, slot)),
-    );
+    const settled = await settleAtMost(SLOTS_AT_ONCE, slots.length, async (i) => {
+      const file = directory.file(String(i));
+      try {
+        return await resolveSlot({ core, tenantId: task.tenantId, taskId: task.id, policy, file }, slots[i] as Slot);
+      } finally {
+        await rm(file, { force: true });
+      }
+    });
     const rejected = settled.find((s): s is PromiseRejectedResult => s.status === "rejected");
     if (rejected && !(rejected.reason instanceof ServiceError)) throw rejected.reason;
     await core.db.delete(taskInlineMedia).where(eq(taskInlineMedia.taskId, task.id));
