@@ -81,6 +81,11 @@ export class S3ArtifactStore implements ArtifactStore {
     const response = await fetch(url, { headers });
     if (response.status === 404) return null;
     if (!response.ok || !response.body) throw new Error(`S3 GET ${key} answered HTTP ${response.status}`);
+    // A server that ignored the range would have the whole object sent as if it were the part asked for.
+    if (range && response.status !== 206) {
+      await response.body.cancel();
+      throw new Error(`S3 GET ${key} answered HTTP ${response.status} to a range request`);
+    }
     // A ranged answer gives the whole size after the slash of Content-Range.
     const total = response.status === 206 ? /\/(\d+)$/.exec(response.headers.get("content-range") ?? "")?.[1] : null;
     return {
