@@ -13,6 +13,7 @@ let strict: Harness;
 let host: Server;
 let hostUrl: string;
 let png: Buffer;
+const WAV = Buffer.concat([Buffer.from("RIFF\0\0\0\0WAVEfmt "), Buffer.alloc(64)]);
 
 beforeAll(async () => {
   h = await startHarness({ worker: true, credits: "1000", env: { OUTBOUND_ALLOW_LOOPBACK_HTTP: "true", MEDIA_INPUT_MAX_BYTES: "200000" } });
@@ -24,6 +25,7 @@ beforeAll(async () => {
     if (request.url === "/to-private") return void response.writeHead(302, { location: "http://10.1.2.3/x.png" }).end();
     if (request.url === "/broken") return void response.writeHead(500).end("upstream down");
     if (request.url === "/text") return void response.writeHead(200, { "content-type": "image/png" }).end("not an image at all, just text");
+    if (request.url === "/sound") return void response.writeHead(200, { "content-type": "image/png" }).end(WAV);
     response.writeHead(404).end();
   });
   await new Promise<void>((resolve) => host.listen(0, "127.0.0.1", resolve));
@@ -122,13 +124,15 @@ describe("resolution in the worker", () => {
     // Bytes of no media type are malformed media (SPEC.md: invalid_media), whatever the server's Content-Type.
     const text = await failedWith({ type: "url", url: `${hostUrl}/text` });
     expect(text.error).toMatchObject({ code: "invalid_media", param: "/images/0" });
-    const wav = Buffer.concat([Buffer.from("RIFF\0\0\0\0WAVEfmt "), Buffer.alloc(64)]);
-    // A data URI whose bytes contradict the type it declares is malformed; media of the wrong kind, truthfully
-    // declared, is unsupported for the field.
-    const claimed = await failedWith(`data:image/png;base64,${wav.toString("base64")}`);
+    // A data URI whose bytes contradict the type it declares is malformed; media of the wrong kind is unsupported
+    // for the field (found from the bytes, whatever the server says), and so at admission when a data URI says so.
+    const claimed = await failedWith(`data:image/png;base64,${WAV.toString("base64")}`);
     expect(claimed.error).toMatchObject({ code: "invalid_media", param: "/images/0", details: { declared: "image/png", received: "audio/wav" } });
-    const audio = await failedWith(`data:audio/wav;base64,${wav.toString("base64")}`);
-    expect(audio.error).toMatchObject({ code: "unsupported_media_type", param: "/images/0" });
+    const audio = await failedWith({ type: "url", url: `${hostUrl}/sound` });
+    expect(audio.error).toMatchObject({ code: "unsupported_media_type", param: "/images/0", details: { expected_kind: "image", received: "audio/wav" } });
+    const declared = await transform(`data:audio/wav;base64,${WAV.toString("base64")}`);
+    expect(declared.status).toBe(422);
+    expect(declared.body.error).toMatchObject({ code: "unsupported_media_type", param: "/images/0", details: { expected_kind: "image", received: "audio/wav" } });
     const truncated = await failedWith(`data:image/png;base64,${png.subarray(0, 40).toString("base64")}`);
     expect(truncated.error).toMatchObject({ code: "invalid_media", param: "/images/0" });
   });
