@@ -108,5 +108,5 @@ export async function downloadOutput(url: string, signal: AbortSignal, download:
     }
     if (attempt < attempts) await new Promise((resolve) => setTimeout(resolve, 200 * attempt));
   }
-  throw invalidOutput(`${attempts} attempts; last: ${last}`);
+  throw new ProviderFailure("model_output_invalid", `the model finished but its output could not be downloaded after ${attempts} attempts (${last})`, false);
 }
