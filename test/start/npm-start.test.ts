@@ -1,9 +1,10 @@
 import { existsSync, readFileSync, rmSync } from "node:fs";
-import { createServer, type Server } from "node:net";
+import { createServer, type AddressInfo, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, type TestDatabase } from "../support/databases.js";
+import postgres from "postgres";
+import { adminUrl, createTestDatabase, type TestDatabase } from "../support/databases.js";
 import { svc } from "../cli/svc-process.js";
 import { makeCheckout, shellEnv, stackPorts, startStack, type Stack } from "./checkout.js";
 
@@ -21,7 +22,6 @@ const stacks: Stack[] = [];
 beforeAll(async () => {
   checkout = makeCheckout();
   [database, other] = await Promise.all([createTestDatabase(), createTestDatabase()]);
-  ports = await stackPorts();
 }, 300_000);
 
 afterAll(async () => {
@@ -33,6 +33,7 @@ afterAll(async () => {
   if (checkout) rmSync(checkout, { recursive: true, force: true });
 }, 60_000);
 
+// Ports are chosen again before each start: one chosen minutes earlier may have been taken by then.
 function start(): Stack {
   const stack = startStack(checkout, shellEnv({ DATABASE_URL: database.url, ...ports }));
   stacks.push(stack);
@@ -58,10 +59,13 @@ describe("npm start and svc in a fresh checkout", () => {
 
   it("a first start that fails after creating the tenant has already printed and saved its key", async () => {
     // The MCP server's port is taken: that child fails, and the whole start with it.
-    const blocker: Server = createServer();
-    await new Promise<void>((resolve) => blocker.listen(Number(ports.MCP_PORT), "127.0.0.1", resolve));
+    // (It drops what connects to it: start's wait for the MCP server may reach it first.)
+    const blocker: Server = createServer((socket) => socket.destroy());
+    await new Promise<void>((resolve, reject) => blocker.once("error", reject).listen(0, "127.0.0.1", resolve));
     try {
+      ports = { ...(await stackPorts()), MCP_PORT: String((blocker.address() as AddressInfo).port) };
       const stack = start();
+      await stack.waitFor("mcp exited (1); stopping everything");
       const exit = await stack.exited;
       expect(exit.code, stack.output()).toBe(1);
       const printed = /export SVC_API_KEY=(sk_us_\S+)/.exec(stack.output())?.[1];
@@ -73,9 +77,19 @@ describe("npm start and svc in a fresh checkout", () => {
   }, 240_000);
 
   it("the next start serves that key; svc without DATABASE_URL acts on the running stack's database", async () => {
+    ports = await stackPorts();
     const stack = start();
     await stack.waitFor("service ready");
     expect(stack.output()).not.toContain("first start");
+    // An idle local stack holds a few connections (graphile-worker held one per slot, 16 of them, before).
+    const server = postgres(adminUrl("postgres"), { max: 1, onnotice: () => {} });
+    try {
+      const [row] = await server`select count(*)::int as n from pg_stat_activity where datname = ${database.name}`;
+      expect(row?.n).toBeLessThanOrEqual(10);
+    } finally {
+      await server.end();
+    }
+
     const key = readFileSync(keyFile(), "utf8").trim();
     expect(await credits(key)).toBe(200);
 
@@ -117,6 +131,7 @@ describe("npm start and svc in a fresh checkout", () => {
 
   it("a start that finds tenants but no key file prints the command that makes one, and that command works", async () => {
     rmSync(keyFile());
+    ports = await stackPorts();
     const stack = start();
     await stack.waitFor("service ready");
     const command = /npx svc (key create \S+ --name development --save \S+)/.exec(stack.output())?.[1];
