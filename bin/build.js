@@ -81,7 +81,13 @@ export function build({ onlyIfStale = null } = {}) {
   return withLock(() => {
     if (onlyIfStale && !isStale(onlyIfStale)) return 0;
     const started = new Date();
-    const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
+    let tsc;
+    try {
+      tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
+    } catch {
+      process.stderr.write("dist/ needs building and TypeScript is not installed: run `npm install` (with dev dependencies), then `npm run build`\n");
+      return 1;
+    }
     const result = spawnSync(process.execPath, [tsc, "-p", path.join(ROOT, "tsconfig.build.json")], {
       cwd: ROOT,
       stdio: ["ignore", process.stderr, process.stderr],
