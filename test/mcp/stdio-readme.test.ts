@@ -71,15 +71,18 @@ describe("svc mcp as the README configures a desktop host", () => {
     await client.connect(transport);
     console.log(`svc mcp over stdio connected in ${Date.now() - began} ms`);
     try {
+      // The tools under the names the README's arguments choose (dotted, or underscored for strict hosts).
+      const names = (await client.listTools()).tools.map((t) => t.name);
+      const tool = (name: string) => names.find((listed) => listed.replace(/_/g, ".") === name) ?? name;
       const created = await client.callTool({
-        name: "svc.speech.synthesize",
+        name: tool("svc.speech.synthesize"),
         arguments: { client_request_id: randomUUID(), voice: "en_female_aria", input: "Hello from the README's host configuration." },
       });
       expect(created.isError, `${JSON.stringify(created)}\n${diagnostics}`).toBeFalsy();
       const taskId = (created.structuredContent as { task_id: string }).task_id;
       let status = "";
       for (let i = 0; i < 6 && status !== "succeeded" && status !== "failed"; i++) {
-        const got = await client.callTool({ name: "svc.tasks.get", arguments: { task_id: taskId, wait_seconds: 20 } });
+        const got = await client.callTool({ name: tool("svc.tasks.get"), arguments: { task_id: taskId, wait_seconds: 20 } });
         status = (got.structuredContent as { status: string }).status;
       }
       expect(status).toBe("succeeded");
