@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { S3Settings } from "./artifacts/s3-store.js";
+import { mergeVendorIds, vendorIdProblems, type VendorIds } from "./catalog/vendor-ids.js";
 import { devSigningKeySchema, type DevSigningKey } from "./oauth/dev-signing-key.js";
 import { MAX_REQUESTS_PER_WINDOW } from "./rate-limits/decision.js";
 
@@ -32,6 +33,37 @@ const aes256Key = z.string().transform((text, ctx) => {
   }
   return key;
 });
+
+// VENDOR_ID_MAP: {"vendorA": {"models": {"vendorA-speech-2.8-hd": "…"}, "voices": {"en_female_aria": "…"}}}, entries
+// replacing those of core/catalog/vendor-ids.ts.
+const vendorIdEntries = z.record(z.string().min(1), z.string().min(1)).default({});
+const vendorIdMapJson = z
+  .string()
+  .transform((text, ctx) => {
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      ctx.addIssue({ code: "custom", message: 'must be JSON such as {"vendorA": {"models": {…}, "voices": {…}}}' });
+      return z.NEVER;
+    }
+  })
+  .pipe(z.partialRecord(z.enum(vendorFamilies), z.object({ models: vendorIdEntries, voices: vendorIdEntries }).strict()));
+
+// CORS_ALLOWED_ORIGINS: browser origins allowed to call the REST API, comma-separated, each exactly as a browser
+// sends it in Origin (scheme://host[:port], no path); no wildcard, so nothing is opened by accident.
+const corsOrigins = z
+  .string()
+  .optional()
+  .transform((text, ctx) => {
+    const origins = (text ?? "").split(",").map((origin) => origin.trim()).filter((origin) => origin.length > 0);
+    for (const origin of origins) {
+      if (!/^https?:\/\/[^/\s*]+$/.test(origin)) {
+        ctx.addIssue({ code: "custom", message: `${origin} is not an origin: write scheme://host[:port] (no path, no *)` });
+        return z.NEVER;
+      }
+    }
+    return origins;
+  });
 
 const envSchema = z.object({
   DATABASE_URL: z.string().min(1),
@@ -82,6 +114,8 @@ const envSchema = z.object({
   RATE_LIMIT_PER_KEY: z.coerce.number().int().positive().max(MAX_REQUESTS_PER_WINDOW).default(60_000),
   RATE_LIMIT_PER_TENANT: z.coerce.number().int().positive().max(MAX_REQUESTS_PER_WINDOW).default(120_000),
   WORKER_LOST_AFTER_MS: z.coerce.number().int().min(100).default(30_000),
+  CORS_ALLOWED_ORIGINS: corsOrigins,
+  VENDOR_ID_MAP: vendorIdMapJson.optional(),
 });
 
 const providerSchema = z.object({ baseUrl: optionalUrl, apiKey: z.string().min(1).optional() });
@@ -108,6 +142,8 @@ export function emulatorProviderEnv(emulatorUrl: string): Record<string, string>
 export interface ProviderEndpoint {
   baseUrl: string;
   apiKey: string;
+  // The family's vendor model and voice ids (core/catalog/vendor-ids.ts with VENDOR_ID_MAP applied).
+  ids?: VendorIds;
 }
 
 export interface Config {
@@ -161,6 +197,8 @@ export interface Config {
   rateLimits: { store: "postgres" | "redis"; redisUrl: string | null; windowSeconds: number; perKey: number; perTenant: number };
   // A worker process whose liveness session has been gone this long is dead: its locked jobs go to other workers.
   workerLostAfterMs: number;
+  // Browser origins allowed to call the REST API (CORS); none unless configured.
+  corsAllowedOrigins: string[];
 }
 
 export class ConfigError extends Error {}
@@ -186,6 +224,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   if (Boolean(env.OAUTH_ISSUER) !== Boolean(env.OAUTH_JWKS_URL)) problems.push("  OAUTH_ISSUER, OAUTH_JWKS_URL: set both or neither");
   if (env.RATE_LIMIT_STORE === "redis" && !env.REDIS_URL) problems.push("  REDIS_URL: required when RATE_LIMIT_STORE=redis");
+  if (parsed.success) {
+    const ids = mergeVendorIds(parsed.data.VENDOR_ID_MAP ?? {});
+    const live = Object.keys(providers) as VendorFamily[];
+    problems.push(...vendorIdProblems(ids, live).map((problem) => `  VENDOR_ID_MAP: ${problem}`));
+    for (const family of live) {
+      const endpoint = providers[family];
+      const familyIds = ids[family];
+      if (endpoint && familyIds) endpoint.ids = familyIds;
+    }
+  }
   if (!parsed.success || problems.length > 0) throw new ConfigError(`invalid configuration:\n${problems.join("\n")}`);
   const values = parsed.data;
   return {
@@ -245,6 +293,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       perTenant: values.RATE_LIMIT_PER_TENANT,
     },
     workerLostAfterMs: values.WORKER_LOST_AFTER_MS,
+    corsAllowedOrigins: values.CORS_ALLOWED_ORIGINS,
   };
 }
 

@@ -1,10 +1,13 @@
 import { createReadStream } from "node:fs";
+import { readFile } from "node:fs/promises";
 import { setTimeout as delay } from "node:timers/promises";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
 import { AUDIO_CONTENT_TYPES, AUDIO_FORMATS, type AudioFormat } from "../audio-encoding.js";
 import type { FaultKind } from "../faults.js";
 import { synthesizeSpeechToFile } from "../speech-synthesis.js";
+import { DEFAULT_VENDOR_IDS } from "../../core/catalog/vendor-ids.js";
+import { LANGUAGE_BOOST_VALUES, subtagOfLanguageBoost } from "../../core/providers/vendorA/language-boost.js";
 import { ClonedVoices } from "./vendor-a-cloned-voices.js";
 import { registerVendorAChatRoutes } from "./vendor-a-chat.js";
 import { registerVendorAImageRoutes } from "./vendor-a-image.js";
@@ -15,14 +18,23 @@ import { registerVendorAVoiceCloneRoutes } from "./vendor-a-voice-clone.js";
 import type { EmulatorContext, VendorFamily } from "../vendor-family.js";
 import { invalidParams, sendHttpFault, traceId, vendorAStatus } from "./vendor-a-calls.js";
 
-// vendorA speech: a synchronous text-to-speech API. Like the real vendor it answers vendor-side errors with
-// HTTP 200 and a non-zero base_resp.status_code, and hands back the audio as a URL to download.
+// vendorA speech: the vendor's synchronous T2A v2 call (docs/providers/vendorA.md). Like the real vendor it
+// takes the vendor's model and voice ids, answers vendor-side errors with HTTP 200 and a non-zero
+// base_resp.status_code, and hands back the audio in `data.audio`: hex by default, a URL to download when the
+// request asks for `output_format: "url"`. Faults and the request log name models by our neutral ids, the ids
+// tests script them with.
 
 const FAMILY = "vendorA";
-const MODELS = ["vendorA-speech-2.8-hd", "vendorA-speech-2.8-turbo"] as const;
+const VENDOR_IDS = DEFAULT_VENDOR_IDS.vendorA ?? { models: {}, voices: {} };
+const NEUTRAL_MODEL_OF = new Map(Object.entries(VENDOR_IDS.models).map(([neutral, vendor]) => [vendor, neutral]));
+const MODELS = [...NEUTRAL_MODEL_OF.keys()] as [string, ...string[]];
+// The vendor's system voices this stand-in speaks with; cloned voices are the others it knows.
+const SYSTEM_VOICES = new Set(Object.values(VENDOR_IDS.voices));
+const VOICE_NOT_FOUND = 2054;
 const MAX_TEXT_CHARACTERS = 10_000;
 const TASK_STATUS_SUCCEEDED = 2;
 const UNDOCUMENTED_TASK_STATUS = 7;
+const PITCH_SEMITONES = 12;
 
 const COMMON_SAMPLE_RATES = [8000, 16000, 22050, 24000, 32000, 44100, 48000];
 const SUPPORTED_SAMPLE_RATES: Record<AudioFormat, readonly number[]> = {
@@ -37,6 +49,7 @@ const SUPPORTED_SAMPLE_RATES: Record<AudioFormat, readonly number[]> = {
 const speechRequestSchema = z
   .object({
     model: z.enum(MODELS),
+    stream: z.literal(false).optional(),
     text: z
       .string()
       .max(MAX_TEXT_CHARACTERS)
@@ -45,7 +58,7 @@ const speechRequestSchema = z
       voice_id: z.string().min(1),
       speed: z.number().min(0.5).max(2),
       vol: z.number().gt(0).max(10),
-      pitch: z.number().min(-1).max(1),
+      pitch: z.number().int().min(-PITCH_SEMITONES).max(PITCH_SEMITONES),
       emotion: z.string().optional(),
     }),
     audio_setting: z.object({
@@ -53,8 +66,9 @@ const speechRequestSchema = z
       sample_rate: z.number().int(),
       channel: z.literal(1),
     }),
-    language_boost: z.string().nullish(),
+    language_boost: z.enum(LANGUAGE_BOOST_VALUES as [string, ...string[]]).optional(),
     pronunciation_dict: z.object({ tone: z.array(z.string()) }).optional(),
+    output_format: z.enum(["hex", "url"]).optional(),
   })
   .superRefine((body, issues) => {
     const { format, sample_rate: sampleRate } = body.audio_setting;
@@ -96,7 +110,8 @@ export const vendorAFamily: VendorFamily = {
 
 async function submitSpeech(request: FastifyRequest, reply: FastifyReply, context: EmulatorContext, clonedVoices: ClonedVoices) {
   const body = parseJson(request.body);
-  const model = isRecord(body) && typeof body.model === "string" ? body.model : null;
+  const vendorModel = isRecord(body) && typeof body.model === "string" ? body.model : null;
+  const model = vendorModel === null ? null : (NEUTRAL_MODEL_OF.get(vendorModel) ?? vendorModel);
   context.requests.record({
     family: FAMILY,
     method: request.method,
@@ -123,16 +138,19 @@ async function submitSpeech(request: FastifyRequest, reply: FastifyReply, contex
 
   const speech = parsed.data;
   const format = speech.audio_setting.format;
-  // A cloned voice speaks with the timbre heard in its sample; any other voice id with espeak's default voice.
+  // A cloned voice speaks with the timbre heard in its sample; a system voice with espeak's default voice.
   const timbre = clonedVoices.find(speech.voice_setting.voice_id);
+  if (timbre === undefined && !SYSTEM_VOICES.has(speech.voice_setting.voice_id)) {
+    return reply.send({ base_resp: { status_code: VOICE_NOT_FOUND, status_msg: `voice id not exist: ${speech.voice_setting.voice_id}` }, trace_id: traceId() });
+  }
   const { file, written: synthesized } = await context.files.save(
     (path) =>
       synthesizeSpeechToFile(
         {
           text: applyPronunciations(speech.text, speech.pronunciation_dict?.tone ?? []),
-          language: speech.language_boost ?? null,
+          language: subtagOfLanguageBoost(speech.language_boost ?? "auto"),
           speed: speech.voice_setting.speed,
-          pitch: speech.voice_setting.pitch,
+          pitch: speech.voice_setting.pitch / PITCH_SEMITONES,
           volume: speech.voice_setting.vol,
           format,
           sampleRate: speech.audio_setting.sample_rate,
@@ -144,7 +162,13 @@ async function submitSpeech(request: FastifyRequest, reply: FastifyReply, contex
   );
   return reply.send({
     base_resp: STATUS.success,
-    data: { audio_url: `${request.protocol}://${request.host}/${FAMILY}/v1/files/${file.fileId}`, status: TASK_STATUS_SUCCEEDED },
+    data: {
+      audio:
+        speech.output_format === "url"
+          ? `${request.protocol}://${request.host}/${FAMILY}/v1/files/${file.fileId}`
+          : (await readFile(file.path)).toString("hex"),
+      status: TASK_STATUS_SUCCEEDED,
+    },
     extra_info: {
       audio_length: synthesized.durationMs,
       audio_sample_rate: speech.audio_setting.sample_rate,

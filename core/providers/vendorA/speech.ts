@@ -1,10 +1,14 @@
 import { primarySubtag } from "../../contracts/text.js";
 import { SPEECH_MODELS } from "../../catalog/speech-models.js";
+import { DEFAULT_VENDOR_IDS, vendorModelId, vendorVoiceId } from "../../catalog/vendor-ids.js";
 import type { ProviderEndpoint } from "../../config.js";
 import { ProviderFailure, type ProviderOutcome, type ProviderRequest } from "../types.js";
 import { callVendorA } from "./call.js";
+import { languageBoostOf } from "./language-boost.js";
 
 const SYNTHESIS_TIMEOUT_MS = 120_000;
+// The vendor's pitch is whole semitones from -12 to 12; ours is -1 to 1 of the range the model supports.
+const VENDOR_PITCH_RANGE = 12;
 
 interface SpeechTaskInput {
   voice: string;
@@ -21,11 +25,13 @@ interface SpeechTaskInput {
 
 interface T2aAnswer {
   base_resp?: { status_code?: number; status_msg?: string };
-  data?: { audio_url?: string; status?: number };
+  data?: { audio?: string; status?: number };
   extra_info?: { audio_sample_rate?: number; audio_format?: string };
 }
 
-// vendorA's synchronous text-to-audio call (docs/providers/vendorA.md): one POST answers with a download URL.
+// vendorA's synchronous text-to-audio call, T2A v2 (docs/providers/vendorA.md). The audio comes back as a URL
+// (`output_format: "url"`) rather than the default hex: the service then downloads it like every other output,
+// with its size cap and retries, instead of holding twice the audio's size of JSON in memory.
 export async function synthesizeSpeech(
   endpoint: ProviderEndpoint,
   request: ProviderRequest,
@@ -33,18 +39,28 @@ export async function synthesizeSpeech(
 ): Promise<ProviderOutcome> {
   const input = request.input as unknown as SpeechTaskInput;
   const model = SPEECH_MODELS.find((m) => m.id === request.model);
+  // An endpoint built without loadConfig (a test's own) carries no ids: the shipped defaults apply.
+  const ids = endpoint.ids ?? DEFAULT_VENDOR_IDS.vendorA;
   const sampleRate = input.sample_rate ?? model?.constraints.sample_rates[input.format as "mp3"]?.[0] ?? 32000;
   const body = {
-    model: request.model,
+    model: vendorModelId(ids, request.model),
     text: input.input,
-    voice_setting: { voice_id: input.voice, speed: input.speed, vol: input.volume, pitch: input.pitch, emotion: input.emotion },
+    stream: false,
+    voice_setting: {
+      voice_id: vendorVoiceId(ids, input.voice),
+      speed: input.speed,
+      vol: input.volume,
+      pitch: Math.round(input.pitch * VENDOR_PITCH_RANGE),
+      emotion: input.emotion,
+    },
     audio_setting: { format: input.format, sample_rate: sampleRate, channel: 1 },
-    language_boost: input.language ? primarySubtag(input.language) : null,
+    language_boost: languageBoostOf(input.language ? primarySubtag(input.language) : null),
     pronunciation_dict: input.model_options?.vendorA?.pronunciation_dict,
+    output_format: "url",
   };
   const answer = await callVendorA<T2aAnswer>(endpoint, "/v1/t2a_v2", signal, { body, timeoutMs: SYNTHESIS_TIMEOUT_MS });
-  const url = answer.data?.audio_url;
-  if (answer.data?.status !== 2 || !url) {
+  const url = answer.data?.audio;
+  if (answer.data?.status !== 2 || !url || !/^https?:\/\//.test(url)) {
     throw new ProviderFailure(
       "model_request_failed",
       `vendor reported success without audio (status ${String(answer.data?.status)})`,

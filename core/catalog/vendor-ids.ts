@@ -1,0 +1,94 @@
+import type { VendorFamily } from "../config.js";
+import { PRESET_VOICES } from "./voices.js";
+import { SPEECH_MODELS } from "./speech-models.js";
+
+// What our neutral ids are called at the real vendor. Our public model ids carry the family token and our
+// preset voices have ids of our own; a vendor knows neither. Each family's calls send the ids of this map
+// (docs/providers/<family>.md names the vendor reference the ids come from). A deployment may replace entries
+// with VENDOR_ID_MAP; the result is checked at start, so a live model without a vendor id stops the process.
+
+export interface VendorIds {
+  // neutral model id → vendor model id
+  models: Readonly<Record<string, string>>;
+  // preset voice id → vendor voice id (cloned voices are named by us at the vendor and need no entry)
+  voices: Readonly<Record<string, string>>;
+}
+
+export type VendorIdMap = Partial<Record<VendorFamily, VendorIds>>;
+
+// The families whose calls have been brought to the vendor's reference, and the models of theirs whose calls
+// send a mapped id. Families and models not listed still speak the emulator's protocol with our own ids.
+const MAPPED_MODELS: Partial<Record<VendorFamily, readonly string[]>> = {
+  vendorA: SPEECH_MODELS.filter((model) => model.family === "vendorA").map((model) => model.id),
+};
+
+// Defaults, read from vendorA's T2A v2 reference and its system-voice list (docs/providers/vendorA.md).
+export const DEFAULT_VENDOR_IDS: VendorIdMap = {
+  vendorA: {
+    models: {
+      "vendorA-speech-2.8-hd": "speech-2.8-hd",
+      "vendorA-speech-2.8-turbo": "speech-2.8-turbo",
+    },
+    voices: {
+      en_female_aria: "English_Graceful_Lady",
+      en_male_atlas: "English_expressive_narrator",
+      en_neutral_sage: "English_CalmWoman",
+      zh_female_lan: "female-shaonv",
+      zh_male_narrator: "male-qn-qingse",
+      es_female_lucia: "Calm_Woman",
+      fr_male_henri: "Deep_Voice_Man",
+      ja_female_hana: "Lively_Girl",
+    },
+  },
+};
+
+// Overrides replace single entries of the defaults; what they leave out keeps its default.
+export function mergeVendorIds(overrides: VendorIdMap): VendorIdMap {
+  const merged: VendorIdMap = {};
+  const families = new Set([...Object.keys(DEFAULT_VENDOR_IDS), ...Object.keys(overrides)] as VendorFamily[]);
+  for (const family of families) {
+    const base = DEFAULT_VENDOR_IDS[family];
+    const extra = overrides[family];
+    merged[family] = {
+      models: { ...base?.models, ...extra?.models },
+      voices: { ...base?.voices, ...extra?.voices },
+    };
+  }
+  return merged;
+}
+
+// Problems with a map for the live families, one line each, naming the model or voice: a live model whose
+// calls need a vendor id and have none, a preset voice of such a model without one, or an entry for an id we
+// do not have (a typo in an override would otherwise go unnoticed until a request used the model).
+export function vendorIdProblems(map: VendorIdMap, liveFamilies: readonly VendorFamily[]): string[] {
+  const problems: string[] = [];
+  for (const family of liveFamilies) {
+    const needed = MAPPED_MODELS[family] ?? [];
+    const ids = map[family];
+    for (const model of needed) {
+      if (!ids?.models[model]) problems.push(`${family} model ${model} has no vendor model id`);
+    }
+    for (const voice of PRESET_VOICES) {
+      if (voice.models.some((model) => needed.includes(model)) && !ids?.voices[voice.voiceId]) {
+        problems.push(`${family} preset voice ${voice.voiceId} has no vendor voice id`);
+      }
+    }
+    for (const model of Object.keys(ids?.models ?? {})) {
+      if (!needed.includes(model)) problems.push(`${family} model ${model} is not one of the family's mapped models`);
+    }
+    for (const voice of Object.keys(ids?.voices ?? {})) {
+      if (!PRESET_VOICES.some((preset) => preset.voiceId === voice)) problems.push(`${family} voice ${voice} is not a preset voice`);
+    }
+  }
+  return problems;
+}
+
+// The id a call sends: the map's, or for an id the map does not cover (a cloned voice, a model of a family not
+// yet brought to its reference) the id itself.
+export function vendorModelId(ids: VendorIds | undefined, model: string): string {
+  return ids?.models[model] ?? model;
+}
+
+export function vendorVoiceId(ids: VendorIds | undefined, voice: string): string {
+  return ids?.voices[voice] ?? voice;
+}
