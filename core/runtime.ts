@@ -12,6 +12,7 @@ import { createRateLimitCounter, type RateLimitCounter } from "./rate-limits/lim
 import { GroupCommit } from "./db/group-commit.js";
 import { admitBatch, type Admission, type AdmissionResult } from "./tasks/admission-batch.js";
 import { finishBatch, type TaskEnding } from "./tasks/finish-batch.js";
+import { TaskChangeHub } from "./tasks/task-changes.js";
 import type { TaskRow } from "./tasks/repository.js";
 import { PrincipalCache } from "./auth/principal-cache.js";
 
@@ -38,6 +39,8 @@ export interface Core {
   finishes: GroupCommit<TaskEnding, TaskRow | null>;
   // API keys this process has accepted, forgotten when a key or tenant changes (core/auth/principal-cache.ts).
   principals: PrincipalCache;
+  // Changes of tasks' status and progress, heard on one LISTEN connection (opened on first use) and fanned out.
+  taskChanges: TaskChangeHub;
   close(): Promise<void>;
 }
 
@@ -62,6 +65,7 @@ export function createCore(config: Config, overrides: CoreOverrides = {}): Core 
   const admissions = new GroupCommit<Admission, AdmissionResult>((group) => admitBatch(database.direct, group));
   const finishes = new GroupCommit<TaskEnding, TaskRow | null>((group) => finishBatch(database.db, group));
   const principals = new PrincipalCache(database.direct);
+  const taskChanges = new TaskChangeHub(config.databaseUrl, config.databaseQueryTimeoutMs);
   return {
     config,
     db: database.db,
@@ -78,8 +82,10 @@ export function createCore(config: Config, overrides: CoreOverrides = {}): Core 
     admissions,
     finishes,
     principals,
+    taskChanges,
     close: () =>
       Promise.all([admissions.drained(), finishes.drained()])
+        .then(() => taskChanges.close())
         .then(() => principals.close())
         .then(() => rateLimits.close())
         .then(() => database.close()),

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { CAPABILITIES, createTask, type Core } from "../../core/index.js";
 import { principalOf, requireAuth } from "../plugins/auth.js";
+import { afterPreferredWait } from "./prefer-wait.js";
 
 // One loop over the capability table: every task-creating endpoint is the same handler.
 export function registerCapabilityRoutes(app: FastifyInstance, core: Core): void {
@@ -14,7 +15,8 @@ export function registerCapabilityRoutes(app: FastifyInstance, core: Core): void
         surface: "rest",
       });
       if (result.replayed) reply.header("Idempotent-Replayed", "true");
-      return reply.status(202).send(result.task);
+      // Prefer: wait=N answers once the task has ended (or at N seconds), still as the 202 of its admission.
+      return reply.status(202).send(await afterPreferredWait(core, request, reply, result.task));
     });
   }
 }

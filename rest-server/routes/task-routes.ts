@@ -1,19 +1,32 @@
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
-import { cancelTask, getTask, invalidRequest, failure, listTaskAssets, listTasksPage, type Core } from "../../core/index.js";
+import {
+  cancelTask,
+  findTaskByIdempotencyKey,
+  getTask,
+  invalidRequest,
+  failure,
+  isIdempotencyKeyLookup,
+  listTaskAssets,
+  listTasksPage,
+  type Core,
+} from "../../core/index.js";
 import { principalOf, requireAuth } from "../plugins/auth.js";
+import { afterPreferredWait } from "./prefer-wait.js";
 
 const cancelBody = z.object({ reason: z.string().max(1000).optional() }).strict().optional();
 
 export function registerTaskRoutes(app: FastifyInstance, core: Core): void {
   const auth = requireAuth(core, "tasks");
 
-  app.get("/v1/tasks", { onRequest: auth }, async (request) =>
-    listTasksPage(core, principalOf(request).tenantId, request.query as Record<string, unknown>),
-  );
+  app.get("/v1/tasks", { onRequest: auth }, async (request) => {
+    const query = request.query as Record<string, unknown>;
+    const tenantId = principalOf(request).tenantId;
+    return isIdempotencyKeyLookup(query) ? findTaskByIdempotencyKey(core, tenantId, query) : listTasksPage(core, tenantId, query);
+  });
 
-  app.get<{ Params: { task_id: string } }>("/v1/tasks/:task_id", { onRequest: auth }, async (request) =>
-    getTask(core, principalOf(request).tenantId, request.params.task_id),
+  app.get<{ Params: { task_id: string } }>("/v1/tasks/:task_id", { onRequest: auth }, async (request, reply) =>
+    afterPreferredWait(core, request, reply, await getTask(core, principalOf(request).tenantId, request.params.task_id)),
   );
 
   app.get<{ Params: { task_id: string } }>("/v1/tasks/:task_id/assets", { onRequest: auth }, async (request) =>

@@ -1,0 +1,51 @@
+import type { FastifyInstance } from "fastify";
+import { openTaskEventStream, parseLastEventId, type Core, type TaskStreamEvent } from "../../core/index.js";
+import { principalOf, requireAuth } from "../plugins/auth.js";
+
+// A comment line this often keeps proxies and clients from taking a quiet stream for a dead one.
+const HEARTBEAT_MS = 15_000;
+// How long a client waits before reconnecting (with Last-Event-ID) after the connection drops.
+const RETRY_MS = 2_000;
+
+function frame(event: TaskStreamEvent): string {
+  const id = "id" in event ? `id: ${event.id}\n` : "";
+  return `${id}event: ${event.event}\ndata: ${JSON.stringify(event.data)}\n\n`;
+}
+
+// GET /v1/tasks/{task_id}/events: the task's changes as server-sent events until it ends (core/tasks/
+// task-event-stream.ts). Errors before the first byte (auth, rate limit, task_not_found) are ordinary JSON
+// errors; after it, the stream is the answer. Open streams are ended when the server closes.
+export function registerTaskEventRoutes(app: FastifyInstance, core: Core): void {
+  const open = new Set<() => void>();
+  app.addHook("preClose", async () => {
+    for (const end of [...open]) end();
+  });
+
+  app.get<{ Params: { task_id: string } }>("/v1/tasks/:task_id/events", { onRequest: requireAuth(core, "tasks") }, async (request, reply) => {
+    const lastEventId = parseLastEventId(request.headers["last-event-id"] as string | undefined);
+    const stream = await openTaskEventStream(core, principalOf(request).tenantId, request.params.task_id, lastEventId);
+    reply.hijack();
+    const response = reply.raw;
+    response.writeHead(200, {
+      ...(reply.getHeaders() as Record<string, string>),
+      "content-type": "text/event-stream; charset=utf-8",
+      "cache-control": "no-cache",
+      "x-accel-buffering": "no",
+    });
+    response.write(`retry: ${RETRY_MS}\n\n`);
+    const heartbeat = setInterval(() => response.write(": heartbeat\n\n"), HEARTBEAT_MS);
+    const end = () => stream.close();
+    open.add(end);
+    response.once("close", end);
+    try {
+      for await (const event of stream.events) response.write(frame(event));
+    } catch (error) {
+      request.log.error({ err: error }, "task event stream failed");
+    } finally {
+      clearInterval(heartbeat);
+      open.delete(end);
+      response.off("close", end);
+      response.end();
+    }
+  });
+}
