@@ -59,7 +59,7 @@ const speechRequestSchema = z
       speed: z.number().min(0.5).max(2),
       vol: z.number().gt(0).max(10),
       pitch: z.number().int().min(-PITCH_SEMITONES).max(PITCH_SEMITONES),
-      emotion: z.string().optional(),
+      emotion: z.enum(["happy", "sad", "angry", "fearful", "disgusted", "surprised", "calm", "fluent", "whisper"]).optional(),
     }),
     audio_setting: z.object({
       format: z.enum(AUDIO_FORMATS),

@@ -12,6 +12,7 @@ interface BaseResp {
 }
 
 const RATE_LIMITED = 1002;
+const TOKEN_RATE_LIMITED = 1039;
 const BAD_CREDENTIALS = 1004;
 const INPUT_FLAGGED = 1026;
 const OUTPUT_BLOCKED = 1027;
@@ -19,7 +20,7 @@ const OUTPUT_BLOCKED = 1027;
 function failureOf(base: BaseResp, response: VendorResponse): ProviderFailure {
   const code = base.status_code;
   const message = base.status_msg ?? `HTTP ${response.status}`;
-  if (response.status === 429 || code === RATE_LIMITED) {
+  if (response.status === 429 || code === RATE_LIMITED || code === TOKEN_RATE_LIMITED) {
     return new ProviderFailure("model_rate_limited", `vendor rate limit: ${message}`, true, retryAfterMs(response.headers));
   }
   if (response.status === 401 || response.status === 403 || code === BAD_CREDENTIALS) {

@@ -51,7 +51,8 @@ export async function synthesizeSpeech(
       speed: input.speed,
       vol: input.volume,
       pitch: Math.round(input.pitch * VENDOR_PITCH_RANGE),
-      emotion: input.emotion,
+      // The reference lists no `neutral`: without an emotion the model reads the text as written.
+      emotion: input.emotion === "neutral" ? undefined : input.emotion,
     },
     audio_setting: { format: input.format, sample_rate: sampleRate, channel: 1 },
     language_boost: languageBoostOf(input.language ? primarySubtag(input.language) : null),
