@@ -13,6 +13,8 @@ CREATE TABLE "task_events" (
 --> statement-breakpoint
 CREATE INDEX "task_events_task_seq" ON "task_events" ("task_id", "seq");
 --> statement-breakpoint
+CREATE INDEX "task_events_created_at" ON "task_events" ("created_at");
+--> statement-breakpoint
 CREATE FUNCTION "record_task_change"() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
 	event_seq bigint;

@@ -5,9 +5,12 @@ import { finishUnsuccessfully } from "./finish.js";
 import { taskRowOf } from "./task-rows.js";
 import { stopVendorJob } from "./vendor-stop.js";
 
+const TASK_EVENTS_KEPT_MS = 24 * 60 * 60 * 1000;
+
 // Periodic safety net: any open task past its deadline ends failed with model_timeout and a full refund,
 // whatever happened to its jobs, and its job at the vendor is stopped as the poll that would have found it
-// overdue stops it; expired idempotency keys are dropped.
+// overdue stops it; expired idempotency keys are dropped, and task events (core/tasks/task-event-stream.ts) a
+// day old: a stream resumed later starts from the task as it stands.
 export async function sweepOverdueTasks(core: Core, signal: AbortSignal = new AbortController().signal): Promise<number> {
   const now = core.clock();
   const overdue = await core.db.execute<Record<string, unknown>>(sql`
@@ -19,5 +22,6 @@ export async function sweepOverdueTasks(core: Core, signal: AbortSignal = new Ab
     if (row) ended++;
   }
   await core.db.execute(sql`delete from idempotency_keys where expires_at <= ${now.toISOString()}`);
+  await core.db.execute(sql`delete from task_events where created_at <= ${new Date(now.getTime() - TASK_EVENTS_KEPT_MS).toISOString()}`);
   return ended;
 }
