@@ -32,6 +32,22 @@ export const DOCUMENTED_ROUTES: readonly DocumentedRoute[] = [
     ],
   },
   { method: "GET", path: "/v1/tasks/{task_id}", summary: "Read a task", area: "tasks", response: "TaskEnvelope" },
+  // h16a (issue 16): the task's event stream and quotes.
+  {
+    method: "GET",
+    path: "/v1/tasks/{task_id}/events",
+    summary: "The task's status and progress as server-sent events, then the final envelope; the stream ends with the task (Last-Event-ID resumes)",
+    area: "tasks",
+    response: "text",
+    errors: { "404": "task_not_found" },
+  },
+  {
+    method: "POST",
+    path: "/v1/quotes",
+    summary: "A create's body with its capability beside its fields: the resolved model, the selection reason, the price and the hold, or the create's refusal; nothing is held or created (the key needs the capability's area)",
+    area: "tasks",
+    response: "json",
+  },
   {
     method: "POST",
     path: "/v1/tasks/{task_id}/cancel",
