@@ -55,22 +55,24 @@ function sleep(ms) {
 }
 
 // One build at a time per checkout: concurrent `svc` calls (a test suite, a shell loop) wait for the first.
+// `action` learns whether it waited for another build.
 function withLock(action) {
   mkdirSync(DIST, { recursive: true });
-  const until = Date.now() + LOCK_GIVE_UP_MS;
+  let waited = false;
   for (;;) {
     try {
       mkdirSync(LOCK);
       break;
     } catch (error) {
       if (error.code !== "EEXIST") throw error;
+      waited = true;
       // A lock left by a build that was killed: older than any build takes.
-      if (Date.now() - (mtime(LOCK) ?? Date.now()) > LOCK_GIVE_UP_MS || Date.now() > until) rmSync(LOCK, { recursive: true, force: true });
+      if (Date.now() - (mtime(LOCK) ?? Date.now()) > LOCK_GIVE_UP_MS) rmSync(LOCK, { recursive: true, force: true });
       sleep(200);
     }
   }
   try {
-    return action();
+    return action(waited);
   } finally {
     rmSync(LOCK, { recursive: true, force: true });
   }
@@ -78,8 +80,10 @@ function withLock(action) {
 
 // Returns tsc's exit status (0 when nothing needed doing). Its output goes to stderr: on `svc mcp` stdout is the protocol.
 export function build({ onlyIfStale = null } = {}) {
-  return withLock(() => {
-    if (onlyIfStale && !isStale(onlyIfStale)) return 0;
+  return withLock((waited) => {
+    // A call that waited for another build runs what it built, even if a source changed meanwhile: one build per
+    // call at most, never a queue of them while someone keeps editing.
+    if (onlyIfStale && (!isStale(onlyIfStale) || (waited && mtime(path.join(DIST, onlyIfStale)) !== null))) return 0;
     const started = new Date();
     let tsc;
     try {
