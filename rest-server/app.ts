@@ -8,17 +8,14 @@ import { clientErrorHandler } from "./plugins/client-errors.js";
 import { registerCors } from "./plugins/cors.js";
 import { registerRequestTelemetry, requestLogController } from "./plugins/request-telemetry.js";
 import { requestIdFor } from "./plugins/request-id.js";
-import { registerAccountRoutes } from "./routes/account-routes.js";
-import { registerAssetRoutes } from "./routes/asset-routes.js";
-import { registerCallbackRoutes } from "./routes/callback-routes.js";
+import { registerArtifactRoutes } from "./routes/artifact-routes.js";
 import { registerCapabilityRoutes } from "./routes/capability-routes.js";
-import { registerCatalogRoutes } from "./routes/catalog-routes.js";
 import { registerHealthRoutes } from "./routes/health-routes.js";
 import { registerOpenApiRoutes } from "./routes/openapi-routes.js";
+import { registerOperationRoutes } from "./routes/operation-routes.js";
 import { registerQuoteRoutes } from "./routes/quote-routes.js";
 import { registerTaskEventRoutes } from "./routes/task-event-routes.js";
 import { registerTaskRoutes } from "./routes/task-routes.js";
-import { registerVoiceRoutes } from "./routes/voice-routes.js";
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -62,11 +59,8 @@ export function buildRestApp(core: Core, options: RestAppOptions = {}): FastifyI
   registerTaskRoutes(app, core);
   registerTaskEventRoutes(app, core);
   registerQuoteRoutes(app, core);
-  registerAccountRoutes(app, core);
-  registerAssetRoutes(app, core);
-  registerVoiceRoutes(app, core);
-  registerCallbackRoutes(app, core);
-  registerCatalogRoutes(app, core);
+  registerOperationRoutes(app, core);
+  registerArtifactRoutes(app, core);
   registerHealthRoutes(app, core);
   registerOpenApiRoutes(app, core);
   return app;

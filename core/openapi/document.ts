@@ -1,142 +1,147 @@
 import { z } from "zod";
-import { assetUploadSchema } from "../assets/upload.js";
 import { CAPABILITIES } from "../capabilities/table.js";
-import { ERROR_CATALOGUE } from "../errors/catalogue.js";
-import { errorEnvelopeSchema, taskEnvelopeSchema } from "../contracts/envelope-schema.js";
-import { callbackSchemas, callbackWebhooks } from "./callback-documentation.js";
-import { DOCUMENTED_ROUTES, type DocumentedRoute } from "./routes.js";
+import type { Capability } from "../capabilities/types.js";
+import { callbackEventFieldsSchema } from "../callbacks/wire-schemas.js";
+import type { ErrorCode } from "../errors/catalogue.js";
+import { OPERATIONS, preferWaitHeaders } from "../operations/table.js";
+import { documentedErrorEnvelopeSchema, documentedErrorSchema, documentedTaskSchema } from "../operations/task-envelope.js";
+import type { Operation } from "../operations/types.js";
+import { callbackWebhooks } from "./callback-documentation.js";
+import { DocumentComponents } from "./components.js";
+import { errorResponses, HEADERS, responseHeaders } from "./responses.js";
 
-// OpenAPI 3.1, generated from the capability table, the shared wire schemas and the documented route list.
+// OpenAPI 3.1, generated from the capability table (task creation) and the operations table (everything else);
+// every schema comes from zod, so a field's description is written once, where the field is.
 
-function jsonSchema(schema: z.ZodType, io: "input" | "output" = "output") {
-  const generated = z.toJSONSchema(schema, { io, unrepresentable: "any", target: "draft-2020-12" }) as Record<string, unknown>;
-  delete generated.$schema;
-  return generated;
+const CREATE_ERRORS: readonly ErrorCode[] = [
+  "api_key_region_mismatch",
+  "unsupported_model",
+  "safety_rejected",
+  "insufficient_balance",
+  "voice_not_found",
+  "artifact_not_found",
+  "callback_signing_key_not_found",
+  "idempotency_conflict",
+  "request_in_progress",
+  "invalid_request",
+  "unsupported_option",
+  "no_eligible_model",
+  "voice_model_incompatible",
+  "unsupported_input_modality",
+  "context_length_exceeded",
+  "callback_url_required",
+  "callback_signing_key_inactive",
+  "invalid_media",
+  "unsupported_media_type",
+  "media_fetch_failed",
+  "media_too_large",
+];
+
+const pascal = (id: string) => id.replace(/(^|_)(\w)/g, (_, __, c: string) => c.toUpperCase());
+
+// createSpeech, createImage, createImageToVideo…: `text_to_` is the default input and is left out.
+export function capabilityOperationId(capability: Capability): string {
+  return `create${pascal(capability.id.replace(/^text_to_/, ""))}`;
 }
 
-const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
-
-const errorResponse = (description: string) => ({
-  description,
-  content: { "application/json": { schema: ref("ErrorEnvelope") } },
-});
-
-function pathParameters(path: string) {
-  return [...path.matchAll(/\{(\w+)\}/g)].map((m) => ({ name: m[1], in: "path", required: true, schema: { type: "string" } }));
-}
-
-function commonErrors(authenticated: boolean) {
-  const responses: Record<string, unknown> = {};
-  if (authenticated) {
-    responses["401"] = errorResponse("unauthorized or invalid_api_key");
-    responses["403"] = errorResponse("tenant_disabled or forbidden");
-  }
-  responses["422"] = errorResponse("invalid_request");
-  return responses;
-}
-
-function successContent(route: DocumentedRoute) {
-  switch (route.response) {
-    case "TaskEnvelope":
-    case "TaskList":
-    case "CallbackSigningKey":
-    case "CallbackSigningKeyList":
-      return { "application/json": { schema: ref(route.response) } };
-    case "binary":
-      return { "application/octet-stream": { schema: { type: "string", contentMediaType: "application/octet-stream" } } };
-    case "html":
-      return { "text/html": { schema: { type: "string" } } };
-    case "text":
-      return { "text/plain": { schema: { type: "string" } } };
-    default:
-      return { "application/json": { schema: { type: "object" } } };
-  }
-}
-
-function documentedOperation(route: DocumentedRoute) {
-  const parameters = [
-    ...pathParameters(route.path),
-    ...(route.query ?? []).map((q) => ({ name: q.name, in: "query", required: false, description: q.description, schema: { type: "string" } })),
-  ];
-  const responses: Record<string, unknown> = {
-    [String(route.successStatus ?? 200)]: { description: route.summary, content: successContent(route) },
-    ...(route.area ? commonErrors(true) : {}),
+// Path, query and header parameters from zod objects, each with its schema and description.
+function parameters(location: "path" | "query" | "header", schema: z.ZodObject | undefined) {
+  if (!schema) return [];
+  const generated = z.toJSONSchema(schema, { io: "input", unrepresentable: "any", target: "draft-2020-12" }) as {
+    properties?: Record<string, Record<string, unknown>>;
+    required?: string[];
   };
-  if (route.path.includes("{")) responses["404"] = errorResponse("not found (task_not_found, not_found, artifact_not_found…)");
-  if (route.path.endsWith("/cancel")) responses["409"] = errorResponse("conflict: execution continues, keep polling");
-  for (const [status, description] of Object.entries(route.errors ?? {})) responses[status] = errorResponse(description);
+  return Object.entries(generated.properties ?? {}).map(([name, property]) => {
+    const { description, ...rest } = property;
+    return {
+      name,
+      in: location,
+      required: location === "path" || (generated.required ?? []).includes(name),
+      description,
+      schema: rest,
+    };
+  });
+}
+
+function operationObject(operation: Operation, components: DocumentComponents) {
+  const authenticated = operation.area !== null;
+  const responses: Record<string, unknown> = {};
+  for (const [status, response] of Object.entries(operation.responses)) {
+    const body = response.body;
+    let content: Record<string, unknown> | undefined;
+    if (body && "schema" in body) content = { "application/json": { schema: components.schema(body.component, body.schema) } };
+    else if (body) content = { [body.mediaType]: { schema: body.mediaType === "application/json" ? { type: "object", description: body.text } : { type: "string", description: body.text } } };
+    responses[status] = { description: response.description, headers: responseHeaders(authenticated, ...(response.headers ?? [])), ...(content ? { content } : {}) };
+  }
+  Object.assign(responses, errorResponses(operation.errors, authenticated));
+  const params = [...parameters("path", operation.params), ...parameters("query", operation.query), ...parameters("header", operation.headers)];
   return {
-    summary: route.summary,
-    operationId: `${route.method.toLowerCase()}${route.path.replace(/[{}]/g, "").replace(/[/.-](\w)/g, (_, c: string) => c.toUpperCase())}`,
-    ...(route.area ? { tags: [route.area] } : { tags: ["service"], security: [] }),
-    ...(parameters.length > 0 ? { parameters } : {}),
-    ...(route.requestBody
+    operationId: operation.operationId,
+    summary: operation.summary,
+    description: operation.summary,
+    tags: [operation.area === "capability" ? "tasks" : (operation.area ?? "service")],
+    ...(authenticated ? {} : { security: [] }),
+    ...(params.length > 0 ? { parameters: params } : {}),
+    ...(operation.body
       ? {
-          requestBody: {
-            required: false,
-            content: { "application/json": { schema: ref(route.requestBody), ...(route.requestExample ? { example: route.requestExample } : {}) } },
-          },
+          requestBody: components.requestBody(operation.body.component, {
+            schema: operation.body.schema,
+            required: operation.body.required,
+            description: `The body of ${operation.operationId}`,
+            example: operation.body.example,
+          }),
         }
       : {}),
     responses,
   };
 }
 
-export function buildOpenApiDocument(serverUrl: string) {
-  const paths: Record<string, Record<string, unknown>> = {};
-  const schemas: Record<string, unknown> = {
-    TaskEnvelope: jsonSchema(taskEnvelopeSchema),
-    ErrorEnvelope: jsonSchema(errorEnvelopeSchema),
-    AssetUploadRequest: jsonSchema(assetUploadSchema, "input"),
-    ...callbackSchemas(jsonSchema),
-    TaskList: {
-    type: "object",
-    properties: {
-      object: { const: "list" },
-      data: { type: "array", items: ref("TaskEnvelope") },
-      has_more: { type: "boolean" },
-      next_cursor: { type: ["string", "null"] },
-    },
-      required: ["object", "data", "has_more", "next_cursor"],
+function capabilityOperation(capability: Capability, components: DocumentComponents) {
+  return {
+    operationId: capabilityOperationId(capability),
+    summary: capability.summary,
+    description: `${capability.summary}. Answers 202 with the task, status queued; poll GET /v1/tasks/{task_id} until it ends.`,
+    tags: [capability.area],
+    "x-capability": capability.id,
+    "x-mcp-tool": capability.tool.name,
+    parameters: [
+      ...parameters("header", preferWaitHeaders),
+      {
+        name: "Idempotency-Key",
+        in: "header",
+        required: true,
+        description: "1 to 128 characters; the same key and body within 24 hours returns the original task",
+        schema: { type: "string", minLength: 1, maxLength: 128 },
+      },
+    ],
+    requestBody: components.requestBody(`${pascal(capability.id)}Request`, {
+      schema: capability.inputSchema,
+      required: true,
+      description: `The ${capability.id} request`,
+      example: capability.example,
+    }),
+    responses: {
+      "202": {
+        description: "Admitted: the task envelope, status queued",
+        headers: responseHeaders(true, "Idempotent-Replayed", "Preference-Applied"),
+        content: { "application/json": { schema: { $ref: "#/components/schemas/TaskEnvelope" } } },
+      },
+      ...errorResponses(CREATE_ERRORS, true),
     },
   };
+}
 
-  for (const capability of CAPABILITIES) {
-    const requestName = `${capability.id.replace(/(^|_)(\w)/g, (_, __, c: string) => c.toUpperCase())}Request`;
-    schemas[requestName] = jsonSchema(capability.inputSchema, "input");
-    paths[capability.path] = {
-      post: {
-        summary: capability.summary,
-        operationId: capability.id,
-        tags: [capability.area],
-        "x-capability": capability.id,
-        "x-mcp-tool": capability.tool.name,
-        parameters: [
-          {
-            name: "Idempotency-Key",
-            in: "header",
-            required: true,
-            description: "1 to 128 characters; the same key and body within 24 hours returns the original task",
-            schema: { type: "string", minLength: 1, maxLength: 128 },
-          },
-        ],
-        requestBody: {
-          required: true,
-          content: { "application/json": { schema: ref(requestName), example: capability.example } },
-        },
-        responses: {
-          "202": { description: "Admitted: the task envelope, status queued", content: { "application/json": { schema: ref("TaskEnvelope") } } },
-          "400": errorResponse("unsupported_model, api_key_region_mismatch, safety_rejected"),
-          ...commonErrors(true),
-          "402": errorResponse("insufficient_balance: nothing was created or charged"),
-          "404": errorResponse("voice_not_found, artifact_not_found, callback_signing_key_not_found"),
-          "409": errorResponse("idempotency_conflict or request_in_progress"),
-        },
-      },
-    };
-  }
-  for (const route of DOCUMENTED_ROUTES) {
-    paths[route.path] = { ...paths[route.path], [route.method.toLowerCase()]: documentedOperation(route) };
+export function buildOpenApiDocument(serverUrl: string) {
+  const components = new DocumentComponents();
+  components.schema("TaskEnvelope", documentedTaskSchema);
+  components.schema("Error", documentedErrorSchema);
+  components.schema("ErrorEnvelope", documentedErrorEnvelopeSchema);
+  components.schema("CallbackEvent", callbackEventFieldsSchema.extend({ task: documentedTaskSchema }));
+
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const capability of CAPABILITIES) paths[capability.path] = { post: capabilityOperation(capability, components) };
+  for (const operation of OPERATIONS) {
+    paths[operation.path] = { ...paths[operation.path], [operation.method.toLowerCase()]: operationObject(operation, components) };
   }
 
   return {
@@ -146,14 +151,21 @@ export function buildOpenApiDocument(serverUrl: string) {
       version: "0.1.0",
       description:
         "Asynchronous media generation and understanding. Every task-creating call answers 202 with a task; poll " +
-        `GET /v1/tasks/{task_id} until it is terminal. Error codes: ${Object.keys(ERROR_CATALOGUE).join(", ")}.`,
+        "GET /v1/tasks/{task_id} until it is terminal, then download its output.artifacts[].url. Errors carry a code " +
+        "from the ErrorEnvelope schema's enum.",
+      license: { name: "Proprietary", identifier: "LicenseRef-Proprietary" },
     },
-    servers: [{ url: serverUrl }],
+    servers: [{ url: serverUrl, description: "This deployment" }],
+    tags: [...new Set([...CAPABILITIES.map((c) => c.area), ...OPERATIONS.map((o) => (o.area === "capability" ? "tasks" : (o.area ?? "service")))])].map((name) => ({
+      name,
+      description: name === "service" ? "Unauthenticated service routes" : `Routes of the API key area ${name}`,
+    })),
     webhooks: callbackWebhooks(),
     security: [{ bearerAuth: [] }],
     components: {
-      securitySchemes: { bearerAuth: { type: "http", scheme: "bearer", description: "API key sk_<region>_…" } },
-      schemas,
+      securitySchemes: { bearerAuth: { type: "http", scheme: "bearer", description: "An API key, sk_<region>_…, as a bearer token" } },
+      headers: HEADERS,
+      ...components.render(),
     },
     paths,
   };

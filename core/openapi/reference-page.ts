@@ -10,9 +10,10 @@ function escape(text: string): string {
 export function renderReferencePage(document: OpenApiDocument): string {
   const operations = Object.entries(document.paths).flatMap(([path, methods]) =>
     Object.entries(methods as Record<string, Record<string, unknown>>).map(([method, operation]) => {
-      const body = operation.requestBody as { content: { "application/json": { schema: { $ref: string }; example: unknown } } } | undefined;
-      const schemaName = body?.content["application/json"].schema.$ref.split("/").pop();
-      const schema = schemaName ? (document.components.schemas as Record<string, unknown>)[schemaName] : undefined;
+      const reference = operation.requestBody as { $ref: string } | undefined;
+      const bodies = document.components.requestBodies as Record<string, { content: { "application/json": { schema: unknown; example?: unknown } } }>;
+      const body = reference ? bodies[reference.$ref.split("/").pop() as string] : undefined;
+      const schema = body?.content["application/json"].schema;
       const responses = Object.keys(operation.responses as object).join(", ");
       return `<section id="${escape(String(operation.operationId))}">
   <h2><code>${method.toUpperCase()} ${escape(path)}</code></h2>

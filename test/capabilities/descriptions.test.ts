@@ -65,10 +65,10 @@ describe("capability input descriptions", () => {
 
   it("reach OpenAPI with the same text", () => {
     const document = buildOpenApiDocument("https://api.example.com");
-    const schemas = document.components.schemas as Record<string, Schema>;
+    const bodies = document.components.requestBodies as Record<string, { content: Record<string, { schema: Schema }> }>;
     for (const capability of CAPABILITIES) {
-      const body = document.paths[capability.path]?.post as { requestBody: { content: Record<string, { schema: { $ref: string } }> } };
-      const request = schemas[body.requestBody.content["application/json"]?.schema.$ref.split("/").pop() as string] as Schema;
+      const body = document.paths[capability.path]?.post as { requestBody: { $ref: string } };
+      const request = bodies[body.requestBody.$ref.split("/").pop() as string]?.content["application/json"]?.schema as Schema;
       expect(propertiesOf(request).filter((p) => !described(p.schema)).map((p) => `${capability.id} ${p.path}`)).toEqual([]);
       const topLevel = (schema: Schema) =>
         Object.fromEntries(Object.entries(schema.properties as Record<string, Schema>).map(([name, p]) => [name, p.description]));

@@ -1,3 +1,8 @@
+import { execFile } from "node:child_process";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CAPABILITIES, createCore, loadConfig } from "../../core/index.js";
@@ -18,6 +23,42 @@ describe("OpenAPI document", () => {
     const result = await new Validator().validate(response.body);
     expect(result.errors ?? []).toEqual([]);
     expect(result.valid).toBe(true);
+  });
+
+  // Redocly's strict ruleset (every warning an error) plus descriptions on every operation, parameter and tag.
+  // A deployment's own server URL (localhost here) and probes without 4xx answers are as intended.
+  it("passes the Redocly linter with no problems", async () => {
+    const directory = await mkdtemp(join(tmpdir(), "openapi-lint-"));
+    try {
+      await writeFile(join(directory, "openapi.json"), JSON.stringify((await h.request("GET", "/v1/openapi.json")).body));
+      await writeFile(
+        join(directory, "redocly.yaml"),
+        [
+          "extends:",
+          "  - recommended-strict",
+          "rules:",
+          "  no-server-example.com: off",
+          "  operation-4xx-response: off",
+          "  operation-description: error",
+          "  parameter-description: error",
+          "  tag-description: error",
+          "",
+        ].join("\n"),
+      );
+      // Exit status 1 on any problem (the strict ruleset makes warnings errors); the output says which.
+      const lint = await promisify(execFile)(
+        join(process.cwd(), "node_modules/.bin/redocly"),
+        ["lint", "openapi.json", "--config", "redocly.yaml", "--format", "stylish"],
+        { cwd: directory, env: { ...process.env, REDOCLY_TELEMETRY: "off", REDOCLY_SUPPRESS_UPDATE_NOTICE: "true" } },
+      ).then(
+        (done) => ({ status: 0, output: `${done.stdout}${done.stderr}` }),
+        (error: { code: number; stdout: string; stderr: string }) => ({ status: error.code, output: `${error.stdout}${error.stderr}` }),
+      );
+      expect(lint, lint.output).toMatchObject({ status: 0 });
+      expect(lint.output).toContain("Your API description is valid");
+    } finally {
+      await rm(directory, { recursive: true, force: true });
+    }
   });
 
   it("documents exactly the routes the REST server registers", async () => {

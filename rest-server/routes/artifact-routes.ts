@@ -1,12 +1,7 @@
 import type { FastifyInstance } from "fastify";
-import { creditBalanceView, openSignedArtifact, type Core } from "../../core/index.js";
-import { principalOf, requireAuth } from "../plugins/auth.js";
+import { openSignedArtifact, type Core } from "../../core/index.js";
 
-export function registerAccountRoutes(app: FastifyInstance, core: Core): void {
-  app.get("/v1/credits", { onRequest: requireAuth(core, "credits") }, async (request) =>
-    creditBalanceView(core, principalOf(request).tenantId),
-  );
-
+export function registerArtifactRoutes(app: FastifyInstance, core: Core): void {
   // The signed download URL of an artifact (the "CDN address" of SPEC.md): the signature is the credential.
   // GET and HEAD, with Range and conditional requests (core/artifacts/http-response.ts).
   for (const method of ["GET", "HEAD"] as const) {

@@ -1,0 +1,42 @@
+import { ERROR_CATALOGUE, type ErrorCode } from "../errors/catalogue.js";
+
+// Error answers grouped by HTTP status (from the catalogue), and the headers every answer can carry.
+export const HEADERS = {
+  "X-Request-Id": { description: "The request's id; also in every error body as request_id.", schema: { type: "string" } },
+  "X-RateLimit-Limit": { description: "Requests allowed in the current window for this API key.", schema: { type: "integer" } },
+  "X-RateLimit-Remaining": { description: "Requests left in the current window.", schema: { type: "integer" } },
+  "X-RateLimit-Reset": { description: "Seconds until the window resets.", schema: { type: "integer" } },
+  "Retry-After": { description: "Seconds to wait before retrying.", schema: { type: "integer" } },
+  "Preference-Applied": { description: "wait=N when the server waited on the task (Prefer: wait=N).", schema: { type: "string" } },
+  "Idempotent-Replayed": { description: "`true` when the answer is the original task of a repeated Idempotency-Key.", schema: { type: "string" } },
+} as const;
+
+const header = (name: keyof typeof HEADERS) => ({ $ref: `#/components/headers/${name}` });
+
+export type HeaderName = keyof typeof HEADERS;
+
+export function responseHeaders(authenticated: boolean, ...extra: HeaderName[]) {
+  const names: (keyof typeof HEADERS)[] = ["X-Request-Id", ...(authenticated ? (["X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"] as const) : []), ...extra];
+  return Object.fromEntries(names.map((name) => [name, header(name)]));
+}
+
+// What every authenticated operation can answer besides its own refusals.
+export const AUTHENTICATED_ERRORS: readonly ErrorCode[] = ["unauthorized", "invalid_api_key", "tenant_disabled", "forbidden", "rate_limited", "internal_error"];
+
+export function errorResponses(codes: readonly ErrorCode[], authenticated: boolean): Record<string, unknown> {
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of new Set([...codes, ...(authenticated ? AUTHENTICATED_ERRORS : ["internal_error" as const])])) {
+    const status = ERROR_CATALOGUE[code].http;
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  return Object.fromEntries(
+    [...byStatus].map(([status, list]) => [
+      String(status),
+      {
+        description: `Refused: ${list.join(", ")}`,
+        headers: status === 429 ? responseHeaders(authenticated, "Retry-After") : responseHeaders(authenticated && status !== 401 && status !== 403),
+        content: { "application/json": { schema: { $ref: "#/components/schemas/ErrorEnvelope" } } },
+      },
+    ]),
+  );
+}

@@ -1,0 +1,405 @@
+import { z } from "zod";
+import { assetUploadSchema, uploadAsset } from "../assets/upload.js";
+import { rotateSigningKeyBody } from "../callbacks/rotate-signing-key.js";
+import { redeliverCallback } from "../callbacks/redeliver.js";
+import { createSigningKey, createSigningKeyBody, getSigningKey, listSigningKeysPage, retireSigningKey } from "../callbacks/signing-keys.js";
+import { rotateSigningKey } from "../callbacks/rotate-signing-key.js";
+import { callbackSigningKeySchema, callbackSigningKeyListSchema } from "../callbacks/wire-schemas.js";
+import { capabilityDetail, capabilityList, modelDetail, modelList } from "../catalog/cards.js";
+import { creditBalanceView } from "../credits/view.js";
+import { deleteVoice } from "../voices/delete.js";
+import { getVoice } from "../voices/get.js";
+import { listVoicesPage } from "../voices/list.js";
+import { pageQuerySchema } from "./pagination.js";
+import {
+  capabilityCardSchema,
+  capabilityListSchema,
+  creditBalanceSchema,
+  deletedVoiceSchema,
+  livenessSchema,
+  quoteSchema,
+  modelCardSchema,
+  modelListSchema,
+  readinessSchema,
+  taskAssetListSchema,
+  uploadedAssetSchema,
+  voiceListSchema,
+  voiceSchema,
+} from "./response-schemas.js";
+import { documentedTaskListSchema, documentedTaskSchema } from "./task-envelope.js";
+import type { Operation } from "./types.js";
+
+// Every route besides the task-creating ones (those come from the capability table), once: REST registers the
+// operations that have a use case from here (rest-server/routes/operation-routes.ts), and the OpenAPI document
+// describes all of them. The OpenAPI test holds this list to the routes the REST server really registers.
+
+const taskId = z.object({ task_id: z.string().describe("The task's id (task_…).") });
+const voiceId = z.object({ voice_id: z.string().describe("A preset voice's id or a cloned voice's voice_… id.") });
+const keyId = z.object({ key_id: z.string().describe("The signing key's id (csk_…).") });
+const task = { schema: documentedTaskSchema, component: "TaskEnvelope" };
+const taskList = { schema: documentedTaskListSchema, component: "TaskList" };
+// Prefer: wait=N (rest-server/routes/prefer-wait.ts), shared by task creation and task reads.
+export const preferWaitHeaders = z.object({
+  Prefer: z
+    .string()
+    .optional()
+    .describe("wait=N (N ≤ 60 seconds): answer once the task has ended or N seconds have passed; Preference-Applied says it was applied."),
+});
+const signingKey = { schema: callbackSigningKeySchema, component: "CallbackSigningKey" };
+
+const TASK_OPERATIONS: Operation[] = [
+  {
+    operationId: "listTasks",
+    method: "GET",
+    path: "/v1/tasks",
+    summary: "List your tasks, newest first",
+    area: "tasks",
+    query: pageQuerySchema.extend({
+      status: z.enum(["queued", "running", "succeeded", "failed", "canceled"]).optional().describe("Only tasks in this status."),
+      capability: z.string().optional().describe("Only tasks of this capability."),
+      idempotency_key: z
+        .string()
+        .optional()
+        .describe("Alone: the task this Idempotency-Key created in the last 24 hours, as a list of at most one."),
+    }),
+    responses: { 200: { description: "A page of tasks", body: taskList } },
+    errors: ["invalid_request", "invalid_cursor"],
+  },
+  {
+    operationId: "getTask",
+    method: "GET",
+    path: "/v1/tasks/{task_id}",
+    summary: "Read a task",
+    area: "tasks",
+    params: taskId,
+    headers: preferWaitHeaders,
+    responses: { 200: { description: "The task", body: task, headers: ["Preference-Applied"] } },
+    errors: ["task_not_found"],
+  },
+  {
+    operationId: "streamTaskEvents",
+    method: "GET",
+    path: "/v1/tasks/{task_id}/events",
+    summary: "The task's status and progress as server-sent events, then the final envelope; the stream ends with the task",
+    area: "tasks",
+    params: taskId,
+    headers: z.object({ "Last-Event-ID": z.string().optional().describe("The id of the last event received: resume after it.") }),
+    responses: {
+      200: {
+        description: "The event stream (events status, progress and task; comment heartbeats)",
+        body: { mediaType: "text/event-stream", text: "Server-sent events; each data line is JSON." },
+      },
+    },
+    errors: ["task_not_found"],
+  },
+  {
+    operationId: "createQuote",
+    method: "POST",
+    path: "/v1/quotes",
+    summary: "What a create would do, without doing it: the resolved model, the selection reason, the price and the hold, or the refusal the create would give",
+    area: "capability",
+    body: {
+      schema: z
+        .object({ capability: z.string().describe("The capability to price, e.g. text_to_speech; the create's fields sit beside it.") })
+        .catchall(z.unknown()),
+      component: "QuoteRequest",
+      example: { capability: "text_to_speech", voice: "en_female_aria", input: "Hello from the media service." },
+      required: true,
+    },
+    responses: { 200: { description: "The quote; nothing is held or created", body: { schema: quoteSchema, component: "Quote" } } },
+    errors: ["unsupported_capability", "unsupported_model", "no_eligible_model", "voice_not_found", "invalid_request", "unsupported_option"],
+  },
+  {
+    operationId: "cancelTask",
+    method: "POST",
+    path: "/v1/tasks/{task_id}/cancel",
+    summary: "Cancel a task: a terminal task answers its final state; a running task that cannot be stopped answers 409",
+    area: "tasks",
+    params: taskId,
+    body: {
+      schema: z.object({ reason: z.string().max(1000).optional().describe("Why, kept with the task.") }).strict(),
+      component: "CancelTaskRequest",
+      required: false,
+    },
+    responses: {
+      200: { description: "The task was already terminal, or was canceled at once: its final state", body: task },
+      202: { description: "Cancellation requested: the task ends canceled shortly; keep polling", body: task },
+    },
+    errors: ["task_not_found", "conflict", "invalid_request"],
+  },
+  {
+    operationId: "listTaskAssets",
+    method: "GET",
+    path: "/v1/tasks/{task_id}/assets",
+    summary: "A task's artifacts with fresh signed URLs",
+    area: "tasks",
+    params: taskId,
+    responses: { 200: { description: "The task's artifacts", body: { schema: taskAssetListSchema, component: "TaskAssetList" } } },
+    errors: ["task_not_found"],
+  },
+  {
+    operationId: "redeliverTaskCallback",
+    method: "POST",
+    path: "/v1/tasks/{task_id}/callback/redeliver",
+    summary: "One more delivery attempt of a terminal task's callback event (same event_id), once its scheduled attempts have settled",
+    area: "tasks",
+    params: taskId,
+    responses: { 202: { description: "The delivery is scheduled", body: task } },
+    errors: ["task_not_found", "conflict", "callback_signing_key_inactive"],
+    run: (core, call) => redeliverCallback(core, call.tenantId, call.params.task_id!),
+  },
+];
+
+const ACCOUNT_OPERATIONS: Operation[] = [
+  {
+    operationId: "getCredits",
+    method: "GET",
+    path: "/v1/credits",
+    summary: "Your credit balance and recent ledger entries",
+    area: "credits",
+    responses: { 200: { description: "Your balance", body: { schema: creditBalanceSchema, component: "CreditBalance" } } },
+    errors: [],
+    run: (core, call) => creditBalanceView(core, call.tenantId),
+  },
+  {
+    operationId: "listVoices",
+    method: "GET",
+    path: "/v1/voices",
+    summary: "Preset voices and your cloned voices",
+    area: "voices",
+    query: pageQuerySchema,
+    responses: { 200: { description: "A page of voices", body: { schema: voiceListSchema, component: "VoiceList" } } },
+    errors: ["invalid_request", "invalid_cursor"],
+    run: (core, call) => listVoicesPage(core, call.tenantId, call.query),
+  },
+  {
+    operationId: "getVoice",
+    method: "GET",
+    path: "/v1/voices/{voice_id}",
+    summary: "One voice",
+    area: "voices",
+    params: voiceId,
+    responses: { 200: { description: "The voice", body: { schema: voiceSchema, component: "Voice" } } },
+    errors: ["voice_not_found"],
+    run: (core, call) => getVoice(core, call.tenantId, call.params.voice_id!),
+  },
+  {
+    operationId: "deleteVoice",
+    method: "DELETE",
+    path: "/v1/voices/{voice_id}",
+    summary: "Delete a cloned voice (presets cannot be deleted: 409)",
+    area: "voices",
+    params: voiceId,
+    responses: { 200: { description: "The voice is deleted", body: { schema: deletedVoiceSchema, component: "DeletedVoice" } } },
+    errors: ["voice_not_found", "conflict"],
+    run: (core, call) => deleteVoice(core, call.tenantId, call.params.voice_id!),
+  },
+  {
+    operationId: "uploadAsset",
+    method: "POST",
+    path: "/v1/assets",
+    summary: 'Upload media (base64 JSON) as your artifact; reference it as {type: "artifact", artifact_id} in media inputs',
+    area: "assets",
+    body: { schema: assetUploadSchema, component: "AssetUploadRequest", required: true },
+    responses: { 201: { description: "The stored artifact", body: { schema: uploadedAssetSchema, component: "UploadedAsset" } } },
+    errors: ["invalid_request", "invalid_media", "unsupported_media_type", "media_too_large"],
+    run: (core, call) => uploadAsset(core, call.tenantId, call.body),
+  },
+];
+
+const CALLBACK_OPERATIONS: Operation[] = [
+  {
+    operationId: "createCallbackSigningKey",
+    method: "POST",
+    path: "/v1/callback-signing-keys",
+    summary: "Create a callback signing key; the answer carries its secret, shown this once",
+    area: "callbacks",
+    body: { schema: createSigningKeyBody, component: "CreateCallbackSigningKeyRequest", example: { name: "orders receiver" }, required: false },
+    responses: { 201: { description: "The new key, with its secret", body: signingKey } },
+    errors: ["invalid_request"],
+    run: (core, call) => createSigningKey(core, call.tenantId, call.body),
+  },
+  {
+    operationId: "listCallbackSigningKeys",
+    method: "GET",
+    path: "/v1/callback-signing-keys",
+    summary: "Your callback signing keys, newest first (never their secrets)",
+    area: "callbacks",
+    query: pageQuerySchema,
+    responses: { 200: { description: "A page of keys", body: { schema: callbackSigningKeyListSchema, component: "CallbackSigningKeyList" } } },
+    errors: ["invalid_request", "invalid_cursor"],
+    run: (core, call) => listSigningKeysPage(core, call.tenantId, call.query),
+  },
+  {
+    operationId: "getCallbackSigningKey",
+    method: "GET",
+    path: "/v1/callback-signing-keys/{key_id}",
+    summary: "One callback signing key",
+    area: "callbacks",
+    params: keyId,
+    responses: { 200: { description: "The key (never its secret)", body: signingKey } },
+    errors: ["callback_signing_key_not_found"],
+    run: (core, call) => getSigningKey(core, call.tenantId, call.params.key_id!),
+  },
+  {
+    operationId: "rotateCallbackSigningKey",
+    method: "POST",
+    path: "/v1/callback-signing-keys/{key_id}/rotate",
+    summary: "Replace the key's secret (shown this once); the old secret keeps signing alongside for the grace period",
+    area: "callbacks",
+    params: keyId,
+    body: {
+      schema: rotateSigningKeyBody,
+      component: "RotateCallbackSigningKeyRequest",
+      example: { grace_period_seconds: 86400 },
+      required: false,
+    },
+    responses: { 200: { description: "The key, with its new secret", body: signingKey } },
+    errors: ["callback_signing_key_not_found", "callback_signing_key_inactive", "invalid_request"],
+    run: (core, call) => rotateSigningKey(core, call.tenantId, call.params.key_id!, call.body),
+  },
+  {
+    operationId: "retireCallbackSigningKey",
+    method: "POST",
+    path: "/v1/callback-signing-keys/{key_id}/retire",
+    summary: "Retire a key for good: new tasks cannot choose it and deliveries are no longer signed with it",
+    area: "callbacks",
+    params: keyId,
+    responses: { 200: { description: "The retired key", body: signingKey } },
+    errors: ["callback_signing_key_not_found"],
+    run: (core, call) => retireSigningKey(core, call.tenantId, call.params.key_id!),
+  },
+];
+
+const CATALOG_OPERATIONS: Operation[] = [
+  {
+    operationId: "listModels",
+    method: "GET",
+    path: "/v1/models",
+    summary: "Live models (OpenAI-compatible list)",
+    area: "catalog",
+    responses: { 200: { description: "The live models", body: { schema: modelListSchema, component: "ModelList" } } },
+    errors: [],
+    run: async (core) => modelList(core.isFamilyLive),
+  },
+  {
+    operationId: "listCatalogModels",
+    method: "GET",
+    path: "/v1/catalog/models",
+    summary: "Same list as /v1/models",
+    area: "catalog",
+    responses: { 200: { description: "The live models", body: { schema: modelListSchema, component: "ModelList" } } },
+    errors: [],
+    run: async (core) => modelList(core.isFamilyLive),
+  },
+  {
+    operationId: "getCatalogModel",
+    method: "GET",
+    path: "/v1/catalog/models/{model}",
+    summary: "One model's card: constraints and prices",
+    area: "catalog",
+    params: z.object({ model: z.string().describe("The model id.") }),
+    responses: { 200: { description: "The model's card", body: { schema: modelCardSchema, component: "ModelCard" } } },
+    errors: ["not_found"],
+    run: async (core, call) => modelDetail(call.params.model!, core.isFamilyLive),
+  },
+  {
+    operationId: "listCatalogCapabilities",
+    method: "GET",
+    path: "/v1/catalog/capabilities",
+    summary: "Every capability",
+    area: "catalog",
+    responses: { 200: { description: "Every capability", body: { schema: capabilityListSchema, component: "CapabilityList" } } },
+    errors: [],
+    run: async () => capabilityList(),
+  },
+  {
+    operationId: "getCatalogCapability",
+    method: "GET",
+    path: "/v1/catalog/capabilities/{capability}",
+    summary: "One capability's card: input schema and model cards",
+    area: "catalog",
+    params: z.object({ capability: z.string().describe("The capability id.") }),
+    responses: { 200: { description: "The capability's card", body: { schema: capabilityCardSchema, component: "CapabilityCard" } } },
+    errors: ["not_found"],
+    run: async (core, call) => capabilityDetail(call.params.capability!, core.isFamilyLive),
+  },
+];
+
+// Registered by hand (bytes, HTML, Prometheus text, the document itself); described here.
+const SERVICE_OPERATIONS: Operation[] = [
+  {
+    operationId: "downloadArtifact",
+    method: "GET",
+    path: "/v1/artifacts/{artifact_id}/content",
+    summary: "Download an artifact through its signed URL (no API key: the signature is the credential)",
+    area: null,
+    params: z.object({ artifact_id: z.string().describe("The artifact's id (art_…).") }),
+    query: z.object({
+      expires: z.string().describe("Expiry, Unix seconds, as in the signed URL."),
+      signature: z.string().describe("The URL's signature, as in the signed URL."),
+    }),
+    responses: {
+      200: { description: "The bytes", body: { mediaType: "application/octet-stream", text: "The artifact's bytes." } },
+      206: { description: "The requested range", body: { mediaType: "application/octet-stream", text: "The bytes of the range." } },
+      304: { description: "Not modified (If-None-Match or If-Modified-Since)" },
+    },
+    errors: ["forbidden", "artifact_not_found"],
+  },
+  {
+    operationId: "getOpenApiDocument",
+    method: "GET",
+    path: "/v1/openapi.json",
+    summary: "This document",
+    area: null,
+    responses: { 200: { description: "This document", body: { mediaType: "application/json", text: "The OpenAPI 3.1 document." } } },
+    errors: [],
+  },
+  {
+    operationId: "getApiReference",
+    method: "GET",
+    path: "/v1/docs",
+    summary: "Readable API reference",
+    area: null,
+    responses: { 200: { description: "The reference page", body: { mediaType: "text/html", text: "An HTML page." } } },
+    errors: [],
+  },
+  {
+    operationId: "getLiveness",
+    method: "GET",
+    path: "/healthz",
+    summary: "Liveness",
+    area: null,
+    responses: { 200: { description: "The process runs", body: { schema: livenessSchema, component: "Liveness" } } },
+    errors: [],
+  },
+  {
+    operationId: "getReadiness",
+    method: "GET",
+    path: "/readyz",
+    summary: "Readiness: the database answers, is migrated, and a worker is taking jobs (503 with the failing check otherwise)",
+    area: null,
+    responses: {
+      200: { description: "Ready", body: { schema: readinessSchema, component: "Readiness" } },
+      503: { description: "Not ready: the failing check", body: { schema: readinessSchema, component: "Readiness" } },
+    },
+    errors: [],
+  },
+  {
+    operationId: "getMetrics",
+    method: "GET",
+    path: "/metrics",
+    summary: "Prometheus metrics of this replica",
+    area: null,
+    responses: { 200: { description: "Prometheus text exposition", body: { mediaType: "text/plain", text: "Prometheus text format." } } },
+    errors: [],
+  },
+];
+
+export const OPERATIONS: readonly Operation[] = [
+  ...TASK_OPERATIONS,
+  ...ACCOUNT_OPERATIONS,
+  ...CALLBACK_OPERATIONS,
+  ...CATALOG_OPERATIONS,
+  ...SERVICE_OPERATIONS,
+];

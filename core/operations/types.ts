@@ -1,0 +1,49 @@
+import type { z } from "zod";
+import type { Area } from "../auth/areas.js";
+import type { ErrorCode } from "../errors/catalogue.js";
+import type { Core } from "../runtime.js";
+
+// What a use case receives from any surface: the authenticated tenant and the request's raw parts, which the use
+// case validates itself (so REST and MCP refuse the same input with the same error).
+export interface OperationCall {
+  tenantId: string;
+  params: Record<string, string>;
+  query: Record<string, unknown>;
+  body: unknown;
+}
+
+// One answer of an operation: a JSON body described by a zod schema (a named component of the OpenAPI
+// document), or a body of another media type.
+export type OperationBody =
+  | { schema: z.ZodType; component: string }
+  | { mediaType: "application/octet-stream" | "text/html" | "text/plain" | "text/event-stream" | "application/json"; text: string };
+
+export interface OperationResponse {
+  description: string;
+  // Response headers beyond the request id and rate-limit ones every answer carries.
+  headers?: readonly ("Preference-Applied" | "Idempotent-Replayed")[];
+  body?: OperationBody;
+}
+
+export interface Operation {
+  operationId: string;
+  method: "GET" | "POST" | "DELETE";
+  // OpenAPI form: /v1/voices/{voice_id}
+  path: string;
+  summary: string;
+  // The API key area the route requires: "capability" when it is the area of the capability the request names;
+  // null for the unauthenticated routes.
+  area: Area | "capability" | null;
+  params?: z.ZodObject;
+  query?: z.ZodObject;
+  headers?: z.ZodObject;
+  body?: { schema: z.ZodType; component: string; example?: Record<string, unknown>; required: boolean };
+  // Success answers by HTTP status.
+  responses: Record<number, OperationResponse>;
+  // The refusals particular to this operation; authentication, area, rate limit and internal errors are added to
+  // every authenticated operation.
+  errors: readonly ErrorCode[];
+  // The use case. Operations without one are registered by hand (streams, signed downloads, the document itself)
+  // and only described here. Its answer is sent with the first status of `responses`.
+  run?: (core: Core, call: OperationCall) => Promise<unknown>;
+}
