@@ -1,3 +1,4 @@
+import { readFile } from "node:fs/promises";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
 import { MUSIC_MODELS } from "../../core/catalog/audio-models.js";
@@ -11,7 +12,7 @@ import type { EmulatorContext } from "../vendor-family.js";
 import { BASE, fileUrl, FINISHED, invalidParams, receiveCall, traceId } from "./vendor-a-calls.js";
 
 // vendorA music (docs/providers/vendorA.md, "Music"): synchronous like vendorA speech. One POST makes one song
-// and answers with its download URL. With `refer_audio_url` the song follows the reference recording: its tempo,
+// and answers with its audio in data.audio (a download URL when output_format is url). With `refer_audio_url` the song follows the reference recording: its tempo,
 // key, length and loudness. The model always sings: the lyrics given, or lyrics it writes from the prompt when
 // `lyrics_optimizer` is on. Limits are the service catalog's, which records what the vendor documents.
 
@@ -41,7 +42,8 @@ const musicRequestSchema = z
       })
       .strict(),
     aigc_watermark: z.boolean().default(false),
-    output_format: z.literal("url"),
+    // As for speech: the audio comes back in data.audio, hex unless the request asks for a URL.
+    output_format: z.enum(["url", "hex"]).optional(),
   })
   .strict();
 type MusicRequest = z.infer<typeof musicRequestSchema>;
@@ -77,7 +79,12 @@ async function generateMusic(request: FastifyRequest, reply: FastifyReply, conte
     { contentType: AUDIO_CONTENT_TYPES[format], failsDownload: received.failsDownload },
   );
   return reply.send({
-    data: { audio_url: fileUrl(request, file.fileId), status: FINISHED, title, lyrics },
+    data: {
+      audio: music.output_format === "url" ? fileUrl(request, file.fileId) : (await readFile(file.path)).toString("hex"),
+      status: FINISHED,
+      title,
+      lyrics,
+    },
     extra_info: {
       music_duration: Math.round(song.durationSeconds * 1000),
       music_sample_rate: sampleRate,

@@ -4,7 +4,8 @@ import { ProviderFailure, type ProviderOutcome, type ProviderRequest } from "../
 import { callVendorA } from "./call.js";
 
 // vendorA music (docs/providers/vendorA.md, "Music"): synchronous like vendorA speech. One POST makes one song
-// and answers with its download URL; reference audio goes along as `refer_audio_url`. The model always sings:
+// and answers with its audio in `data.audio`, a download URL since we ask for `output_format: "url"` (hex is the
+// vendor's default; a URL is downloaded like every other output); reference audio goes along as `refer_audio_url`. The model always sings:
 // without lyrics it writes its own, which needs `lyrics_optimizer` (on unless the request turns it off, which
 // admission refuses without lyrics).
 
@@ -13,7 +14,7 @@ const FINISHED = 2;
 
 interface MusicAnswer {
   base_resp?: { status_code?: number; status_msg?: string };
-  data?: { audio_url?: string; status?: number; title?: string; lyrics?: string };
+  data?: { audio?: string; status?: number; title?: string; lyrics?: string };
   extra_info?: { music_sample_rate?: number };
 }
 
@@ -39,8 +40,8 @@ export async function generateVendorAMusic(endpoint: ProviderEndpoint, request: 
     output_format: "url",
   };
   const answer = await callVendorA<MusicAnswer>(endpoint, "/v1/music_generation", signal, { body, timeoutMs: GENERATION_TIMEOUT_MS });
-  const url = answer.data?.audio_url;
-  if (answer.data?.status !== FINISHED || !url) {
+  const url = answer.data?.audio;
+  if (answer.data?.status !== FINISHED || !url || !/^https?:\/\//.test(url)) {
     throw new ProviderFailure("model_request_failed", `vendor reported success without music (status ${String(answer.data?.status)})`, false);
   }
   return {
