@@ -34,7 +34,7 @@ describe("svc arguments", () => {
       expect(result.code, `${args.join(" ")}: ${result.stderr}`).toBe(0);
       expect(result.stdout).toContain(args.length > 2 ? `usage: svc ${args.slice(0, -1).join(" ")}` : "svc");
     }
-  }, 120_000);
+  }, 300_000);
 
   it("refuses unknown commands, options and extra arguments, and a pasted usage line, creating nothing", async () => {
     const t = await h.newTenant("1");
@@ -61,7 +61,7 @@ describe("svc arguments", () => {
     refused(noValue, 2, /--areas needs a value/);
     refused(twice, 2, /--name is given twice/);
     expect(await keyCount(t.tenantId)).toBe(before);
-  }, 120_000);
+  }, 300_000);
 
   it("refuses a negative, zero or malformed amount and an unknown area with the reason", async () => {
     const t = await h.newTenant("1");
@@ -76,7 +76,7 @@ describe("svc arguments", () => {
     refused(words, 1, /got "ten"/);
     refused(area, 1, /unknown area\(s\): everything/);
     expect((await h.request("GET", "/v1/credits", { apiKey: t.apiKey })).body.available_credits).toBe("1.000000");
-  }, 60_000);
+  }, 300_000);
 
   it("key list, credits show and tenant show say what the API sees", async () => {
     const t = await h.newTenant("3");
@@ -106,5 +106,5 @@ describe("svc arguments", () => {
     expect(text.stdout).toContain("top-up");
 
     refused(await run("tenant", "show", "ten_missing"), 1, /No tenant ten_missing/);
-  }, 120_000);
+  }, 300_000);
 });

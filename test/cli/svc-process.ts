@@ -22,7 +22,7 @@ export function svc(args: string[], options: { env: Record<string, string | unde
     execFile(
       process.execPath,
       [path.join(checkout, "bin", "svc.js"), ...args],
-      { cwd: options.cwd ?? checkout, env: options.env, timeout: options.timeoutMs ?? 60_000 },
+      { cwd: options.cwd ?? checkout, env: options.env, timeout: options.timeoutMs ?? 180_000 },
       (error, stdout, stderr) => resolve({ code: error ? (typeof error.code === "number" ? error.code : null) : 0, stdout, stderr }),
     );
   });

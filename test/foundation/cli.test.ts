@@ -30,7 +30,7 @@ function svc(...args: string[]): Promise<CliResult> {
       [path.join(repoRoot, "bin/svc.js"), ...args],
       {
         cwd: repoRoot,
-        timeout: 20_000,
+        timeout: 180_000,
         env: {
           ...process.env,
           DATABASE_URL: h.databaseUrl,
@@ -104,7 +104,7 @@ describe("svc admin CLI", () => {
     expectError(await h.request("GET", "/v1/credits", { apiKey: full.api_key }), 403, "tenant_disabled");
     // The harness' own tenant is not affected.
     expect((await h.request("GET", "/v1/credits")).status).toBe(200);
-  }, 120_000);
+  }, 300_000);
 
   it("exits non-zero on an unknown command and on an operation that fails", async () => {
     const [unknown, missingKey] = await Promise.all([
@@ -117,5 +117,5 @@ describe("svc admin CLI", () => {
     expect(missingKey.code).not.toBe(0);
     expect(missingKey.code).not.toBeNull();
     expect(JSON.parse(missingKey.stdout).error).toMatch(/key_does_not_exist/);
-  }, 120_000);
+  }, 300_000);
 });

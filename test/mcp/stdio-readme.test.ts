@@ -42,7 +42,7 @@ beforeAll(async () => {
   stack = startStack(checkout, shellEnv({ DATABASE_URL: database.url, ...ports }));
   await stack.waitFor("service ready");
   apiKey = readFileSync(path.join(checkout, ".data", "dev-api-key"), "utf8").trim();
-}, 300_000);
+}, 600_000);
 
 afterAll(async () => {
   if (stack) {

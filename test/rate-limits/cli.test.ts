@@ -19,7 +19,7 @@ function svc(...args: string[]): Promise<{ code: number | null; stdout: string; 
     execFile(
       process.execPath,
       [path.join(repoRoot, "bin/svc.js"), ...args],
-      { cwd: repoRoot, timeout: 20_000, env: { ...process.env, ...h.env, LOG_LEVEL: "silent" } },
+      { cwd: repoRoot, timeout: 180_000, env: { ...process.env, ...h.env, LOG_LEVEL: "silent" } },
       (error, stdout, stderr) => resolve({ code: error ? (typeof error.code === "number" ? error.code : null) : 0, stdout, stderr }),
     );
   });
@@ -52,7 +52,7 @@ describe("svc tenant limits", () => {
     const after = await h.request("GET", "/v1/tasks", { apiKey: t.apiKey });
     expect(after.status).toBe(200);
     expect(after.headers.get("x-ratelimit-limit")).toBe("500");
-  }, 120_000);
+  }, 300_000);
 
   it("refuses a budget that is not a positive whole number, and an unknown tenant", async () => {
     const t = await h.newTenant("10");
@@ -67,5 +67,5 @@ describe("svc tenant limits", () => {
     }
     expect(unknown!.code).toBe(1);
     expect(JSON.parse(unknown!.stdout).error).toContain("No tenant ten_unknown");
-  }, 120_000);
+  }, 300_000);
 });

@@ -3,16 +3,22 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { svc } from "../cli/svc-process.js";
-import { freePort, makeCheckout, shellEnv, stackPorts, startStack } from "./checkout.js";
+import { freePort, makeCheckout, shellEnv, stackPorts, startStack, type Stack } from "./checkout.js";
 
 // The embedded Postgres of a checkout without DATABASE_URL: created only when asked, found again afterwards, and,
 // as root in a checkout its unprivileged user cannot reach (a home directory of mode 700), refused in one sentence
 // naming the directory and the two ways out, by `npm start` and by `svc` alike.
 const asRoot = process.getuid?.() === 0;
 const made: string[] = [];
-afterAll(() => {
+const stacks: Stack[] = [];
+afterAll(async () => {
+  // A stack a failed test left running still holds its embedded server's files.
+  for (const stack of stacks) {
+    stack.interrupt();
+    await stack.exited;
+  }
   for (const dir of made) rmSync(dir, { recursive: true, force: true });
-});
+}, 60_000);
 
 function checkout(mode: number): string {
   const dir = makeCheckout();
@@ -35,6 +41,7 @@ describe("the embedded database", () => {
     expect(JSON.parse(listed.stdout).map((t: { name: string }) => t.name)).toEqual(["local"]);
 
     const stack = startStack(dir, env);
+    stacks.push(stack);
     await stack.waitFor("service ready");
     // A database with tenants already: no development tenant, and a word on making a key.
     expect(stack.output()).toContain("key create");
@@ -58,6 +65,7 @@ describe("the embedded database", () => {
     );
 
     const stack = startStack(dir, env);
+    stacks.push(stack);
     const exit = await stack.exited;
     expect(exit.code, stack.output()).toBe(1);
     expect(stack.output()).toMatch(sentence);
