@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startHarness, type Harness } from "../support/harness.js";
+import { eventually } from "../support/wait.js";
 
 let h: Harness;
 beforeAll(async () => {
@@ -56,5 +57,21 @@ describe("Prefer: wait", () => {
     const foreign = await h.request("GET", `/v1/tasks/${created.body.task_id}`, { apiKey: other.apiKey, headers: { prefer: "wait=5" } });
     expect(foreign.status).toBe(404);
     expect(foreign.body.error.code).toBe("task_not_found");
+  });
+
+  it("still wakes waiters after the listening connection was lost", async () => {
+    await h.stopWorker();
+    const created = await h.request("POST", "/v1/audio/speech", { idempotencyKey: "wait-relisten-1", body: SPEECH });
+    const waiting = h.request("GET", `/v1/tasks/${created.body.task_id}`, { headers: { prefer: "wait=60" } });
+    // The server's listening connection, ended as a database restart or a network cut would end it.
+    await eventually("the REST process's LISTEN connection", 30_000, async () => {
+      const ended = await h.core.reads`
+        select pg_terminate_backend(pid) from pg_stat_activity
+         where datname = current_database() and pid <> pg_backend_pid() and query ilike 'listen%'`;
+      return ended.length > 0 ? true : undefined;
+    });
+    await h.startWorker();
+    const read = await waiting;
+    expect(read.body.status).toBe("succeeded");
   });
 });
