@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { CAPABILITIES } from "../capabilities/table.js";
 import type { Capability } from "../capabilities/types.js";
-import { callbackEventFieldsSchema } from "../callbacks/wire-schemas.js";
 import type { ErrorCode } from "../errors/catalogue.js";
+import { documentedCallbackEventSchema } from "../operations/callback-schemas.js";
 import { OPERATIONS, preferWaitHeaders } from "../operations/table.js";
 import { documentedErrorEnvelopeSchema, documentedErrorSchema, documentedTaskSchema } from "../operations/task-envelope.js";
 import type { Operation } from "../operations/types.js";
@@ -136,7 +136,7 @@ export function buildOpenApiDocument(serverUrl: string) {
   components.schema("TaskEnvelope", documentedTaskSchema);
   components.schema("Error", documentedErrorSchema);
   components.schema("ErrorEnvelope", documentedErrorEnvelopeSchema);
-  components.schema("CallbackEvent", callbackEventFieldsSchema.extend({ task: documentedTaskSchema }));
+  components.schema("CallbackEvent", documentedCallbackEventSchema);
 
   const paths: Record<string, Record<string, unknown>> = {};
   for (const capability of CAPABILITIES) paths[capability.path] = { post: capabilityOperation(capability, components) };

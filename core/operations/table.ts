@@ -1,15 +1,19 @@
 import { z } from "zod";
 import { assetUploadSchema, uploadAsset } from "../assets/upload.js";
-import { rotateSigningKeyBody } from "../callbacks/rotate-signing-key.js";
 import { redeliverCallback } from "../callbacks/redeliver.js";
-import { createSigningKey, createSigningKeyBody, getSigningKey, listSigningKeysPage, retireSigningKey } from "../callbacks/signing-keys.js";
+import { createSigningKey, getSigningKey, listSigningKeysPage, retireSigningKey } from "../callbacks/signing-keys.js";
 import { rotateSigningKey } from "../callbacks/rotate-signing-key.js";
-import { callbackSigningKeySchema, callbackSigningKeyListSchema } from "../callbacks/wire-schemas.js";
 import { capabilityDetail, capabilityList, modelDetail, modelList } from "../catalog/cards.js";
 import { creditBalanceView } from "../credits/view.js";
 import { deleteVoice } from "../voices/delete.js";
 import { getVoice } from "../voices/get.js";
 import { listVoicesPage } from "../voices/list.js";
+import {
+  documentedCreateSigningKeyBody,
+  documentedRotateSigningKeyBody,
+  documentedSigningKeyListSchema,
+  documentedSigningKeySchema,
+} from "./callback-schemas.js";
 import { pageQuerySchema } from "./pagination.js";
 import {
   capabilityCardSchema,
@@ -45,7 +49,7 @@ export const preferWaitHeaders = z.object({
     .optional()
     .describe("wait=N (N ≤ 60 seconds): answer once the task has ended or N seconds have passed; Preference-Applied says it was applied."),
 });
-const signingKey = { schema: callbackSigningKeySchema, component: "CallbackSigningKey" };
+const signingKey = { schema: documentedSigningKeySchema, component: "CallbackSigningKey" };
 
 const TASK_OPERATIONS: Operation[] = [
   {
@@ -214,7 +218,7 @@ const CALLBACK_OPERATIONS: Operation[] = [
     path: "/v1/callback-signing-keys",
     summary: "Create a callback signing key; the answer carries its secret, shown this once",
     area: "callbacks",
-    body: { schema: createSigningKeyBody, component: "CreateCallbackSigningKeyRequest", example: { name: "orders receiver" }, required: false },
+    body: { schema: documentedCreateSigningKeyBody, component: "CreateCallbackSigningKeyRequest", example: { name: "orders receiver" }, required: false },
     responses: { 201: { description: "The new key, with its secret", body: signingKey } },
     errors: ["invalid_request"],
     run: (core, call) => createSigningKey(core, call.tenantId, call.body),
@@ -226,7 +230,7 @@ const CALLBACK_OPERATIONS: Operation[] = [
     summary: "Your callback signing keys, newest first (never their secrets)",
     area: "callbacks",
     query: pageQuerySchema,
-    responses: { 200: { description: "A page of keys", body: { schema: callbackSigningKeyListSchema, component: "CallbackSigningKeyList" } } },
+    responses: { 200: { description: "A page of keys", body: { schema: documentedSigningKeyListSchema, component: "CallbackSigningKeyList" } } },
     errors: ["invalid_request", "invalid_cursor"],
     run: (core, call) => listSigningKeysPage(core, call.tenantId, call.query),
   },
@@ -249,7 +253,7 @@ const CALLBACK_OPERATIONS: Operation[] = [
     area: "callbacks",
     params: keyId,
     body: {
-      schema: rotateSigningKeyBody,
+      schema: documentedRotateSigningKeyBody,
       component: "RotateCallbackSigningKeyRequest",
       example: { grace_period_seconds: 86400 },
       required: false,

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { errorObjectSchema, taskEnvelopeSchema } from "../contracts/envelope-schema.js";
 import { ERROR_CATALOGUE, type ErrorCode } from "../errors/catalogue.js";
+import { describeFields } from "./described.js";
 import { listPageSchema } from "./pagination.js";
 import { taskOutputSchema } from "./task-output.js";
 
@@ -47,12 +48,71 @@ const TASK_FIELDS: Partial<Record<keyof typeof taskEnvelopeSchema.shape, string>
   links: "URLs of the task, its cancel and its assets.",
 };
 
-const describedFields = Object.fromEntries(
-  Object.entries(TASK_FIELDS).map(([name, text]) => [name, taskEnvelopeSchema.shape[name as keyof typeof taskEnvelopeSchema.shape].describe(text)]),
-);
+const shape = taskEnvelopeSchema.shape;
 
-export const documentedTaskSchema = taskEnvelopeSchema.extend({
-  ...describedFields,
+const social = describeFields(shape.social, {
+  platform: "The surface that created the task: rest or mcp.",
+  operation_key: "The capability id.",
+  operation_name: "The operation's name on MCP (its tool).",
+  schema_hash: "Hash of the capability's input schema when the task was created.",
+});
+const progress = describeFields(shape.progress.unwrap(), {
+  percent: "0 to 100.",
+  stage: "The current stage, e.g. queued_at_vendor, generating, storing.",
+  message: "The stage, for people.",
+});
+const warning = describeFields(shape.warnings.element, {
+  code: "What was adjusted.",
+  message: "The adjustment, for people.",
+  field: "JSON Pointer to the request field concerned.",
+});
+const usageFields = shape.usage.unwrap();
+const usageLine = describeFields(usageFields.shape.lines.element, {
+  meter: "What was counted.",
+  quantity: "How many units.",
+  unit: "The unit.",
+  billed_amount_credits: "The line's amount.",
+});
+const counted = (what: string) => `${what}, as measured.`;
+const usage = describeFields(usageFields.extend({ lines: usageFields.shape.lines.element.array() }), {
+  input_tokens: counted("Input tokens"),
+  output_tokens: counted("Output tokens"),
+  cache_read_tokens: counted("Tokens read from the vendor's cache"),
+  cache_creation_tokens: counted("Tokens written to the vendor's cache"),
+  reasoning_tokens: counted("Reasoning tokens"),
+  image_count: counted("Images produced"),
+  image_pixels: counted("Pixels produced"),
+  video_seconds: counted("Video seconds, in and out"),
+  input_video_seconds: counted("Input video seconds"),
+  output_video_seconds: counted("Output video seconds"),
+  audio_seconds: counted("Audio seconds"),
+  characters: counted("Characters of text"),
+  credits: "The total billed.",
+}).extend({ lines: usageLine.array().describe("The billed lines.") });
+const billing = describeFields(shape.billing, {
+  grant_source: "Where granted credits came from, if any.",
+});
+const callback = describeFields(shape.callback.unwrap(), {
+  url: "The callback_url.",
+  status: "pending, delivered or failed.",
+  attempt_count: "Delivery attempts made so far.",
+  delivered_at: "When a delivery was acknowledged.",
+  last_error: "Why the last attempt failed, if it did.",
+});
+const links = describeFields(shape.links, {
+  self: "This task.",
+  cancel: "POST here to cancel it.",
+  assets: "Its artifacts with fresh signed URLs.",
+});
+
+export const documentedTaskSchema = describeFields(taskEnvelopeSchema, TASK_FIELDS).extend({
+  social: social.describe(TASK_FIELDS.social!),
+  progress: progress.nullable().describe(TASK_FIELDS.progress!),
+  warnings: warning.array().describe(TASK_FIELDS.warnings!),
+  usage: usage.nullable().describe(TASK_FIELDS.usage!),
+  billing: billing.describe(TASK_FIELDS.billing!),
+  callback: callback.nullable().describe(TASK_FIELDS.callback!),
+  links: links.describe(TASK_FIELDS.links!),
   output: taskOutputSchema.nullable(),
   error: documentedErrorSchema.nullable().describe("Why the task failed; null unless it failed."),
 });

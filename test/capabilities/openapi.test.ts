@@ -61,6 +61,26 @@ describe("OpenAPI document", () => {
     }
   });
 
+  it("describes every field of every answer and request body", async () => {
+    const document = (await h.request("GET", "/v1/openapi.json")).body;
+    const undescribed: string[] = [];
+    type Schema = { description?: string; $ref?: string; properties?: Record<string, Schema>; items?: Schema; anyOf?: Schema[] };
+    const walk = (schema: Schema, path: string) => {
+      for (const branch of schema.anyOf ?? []) walk(branch, path);
+      if (schema.items) walk(schema.items, `${path}[]`);
+      for (const [name, property] of Object.entries(schema.properties ?? {})) {
+        const described = property.description ?? property.$ref ?? property.anyOf?.find((b) => b.description ?? b.$ref);
+        if (!described) undescribed.push(`${path}.${name}`);
+        walk(property, `${path}.${name}`);
+      }
+    };
+    for (const [name, schema] of Object.entries(document.components.schemas as Record<string, Schema>)) walk(schema, name);
+    for (const [name, body] of Object.entries(document.components.requestBodies as Record<string, { content: Record<string, { schema: Schema }> }>)) {
+      walk(body.content["application/json"]!.schema, name);
+    }
+    expect(undescribed).toEqual([]);
+  });
+
   it("documents exactly the routes the REST server registers", async () => {
     const config = loadConfig({
       DATABASE_URL: h.databaseUrl,
