@@ -77,9 +77,12 @@ export async function receiveCall<T>(
   context: EmulatorContext,
   schema: z.ZodType<T>,
   wording: FaultWording,
+  // The model the call is logged and faulted under when it is not the body's `model` (voice clone's `model` is
+  // the speech model of its preview; the call is the clone model's).
+  callModel?: string,
 ): Promise<Received<T>> {
   const raw = parseJsonBody(request.body);
-  const model = isRecord(raw) && typeof raw.model === "string" ? raw.model : null;
+  const model = callModel ?? (isRecord(raw) && typeof raw.model === "string" ? raw.model : null);
   context.requests.record({ family: FAMILY, method: request.method, path: request.url.split("?")[0] ?? request.url, model, at: new Date().toISOString() });
   if (context.latencyMs > 0) await delay(context.latencyMs);
   if (!/^Bearer\s+\S+/i.test(request.headers.authorization ?? "")) {

@@ -40,7 +40,11 @@ export async function callVendorA<T extends { base_resp?: BaseResp }>(
   signal: AbortSignal,
   options: { body?: unknown; timeoutMs: number },
 ): Promise<T> {
-  const response = await bearerJsonCall(endpoint, path, signal, options);
+  return vendorAAnswer<T>(await bearerJsonCall(endpoint, path, signal, options));
+}
+
+// A vendorA answer, whatever the request's body was (JSON, or the multipart of a file upload).
+export function vendorAAnswer<T extends { base_resp?: BaseResp }>(response: VendorResponse): T {
   const answer = jsonAnswer(response.text) as T | undefined;
   if (typeof answer !== "object" || answer === null) {
     if (response.status !== 200) throw failureOf({}, response);
