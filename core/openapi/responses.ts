@@ -35,7 +35,15 @@ export function errorResponses(codes: readonly ErrorCode[], authenticated: boole
       {
         description: `Refused: ${list.join(", ")}`,
         headers: status === 429 ? responseHeaders(authenticated, "Retry-After") : responseHeaders(authenticated && status !== 401 && status !== 403),
-        content: { "application/json": { schema: { $ref: "#/components/schemas/ErrorEnvelope" } } },
+        // The envelope, its code narrowed to this answer's codes (a generated client can switch on them exhaustively).
+        content: {
+          "application/json": {
+            schema: {
+              allOf: [{ $ref: "#/components/schemas/ErrorEnvelope" }],
+              properties: { error: { type: "object", properties: { code: { type: "string", enum: list } } } },
+            },
+          },
+        },
       },
     ]),
   );

@@ -59,6 +59,10 @@ const artifact = ended.output?.artifacts[0];
 const download = artifact ? await fetch(artifact.url) : null;
 const bytes = download ? (await download.arrayBuffer()).byteLength : 0;
 const credits = await client.GET("/v1/credits");
+const voice = await client.GET("/v1/voices/{voice_id}", { params: { path: { voice_id: "no_such_voice" } } });
+// Each route's refusals name only its own codes: reading a voice never answers insufficient_balance.
+// @ts-expect-error not a code this route answers
+export const notThisRoute: NonNullable<typeof voice.error>["error"]["code"] = "insufficient_balance";
 const refused = await createSpeech("no_such_voice", \`generated-client-refused-\${process.pid}\`);
 console.log(
   JSON.stringify({
@@ -68,6 +72,7 @@ console.log(
     byteSize: artifact?.byte_size,
     available: credits.data?.available_credits,
     refused,
+    voiceRefused: voice.error?.error.code,
   }),
 );
 `;
@@ -110,7 +115,7 @@ describe("a client generated from /v1/openapi.json", () => {
       env: { ...process.env, BASE_URL: h.baseUrl, API_KEY: h.apiKey },
     });
     const result = JSON.parse(stdout.trim().split("\n").pop()!);
-    expect(result).toMatchObject({ status: "succeeded", refused: "voice_not_found" });
+    expect(result).toMatchObject({ status: "succeeded", refused: "voice_not_found", voiceRefused: "voice_not_found" });
     expect(result.bytes).toBeGreaterThan(0);
     expect(result.bytes).toBe(result.byteSize);
     expect(result.contentType).toMatch(/^audio\//);
