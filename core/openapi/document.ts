@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { CAPABILITIES } from "../capabilities/table.js";
 import type { Capability } from "../capabilities/types.js";
-import type { ErrorCode } from "../errors/catalogue.js";
 import { documentedCallbackEventSchema } from "../operations/callback-schemas.js";
+import { CREATE_ERRORS } from "../operations/create-errors.js";
 import { OPERATIONS, preferWaitHeaders } from "../operations/table.js";
 import { documentedErrorEnvelopeSchema, documentedErrorSchema, documentedTaskSchema } from "../operations/task-envelope.js";
 import type { Operation } from "../operations/types.js";
@@ -12,30 +12,6 @@ import { errorResponses, HEADERS, responseHeaders } from "./responses.js";
 
 // OpenAPI 3.1, generated from the capability table (task creation) and the operations table (everything else);
 // every schema comes from zod, so a field's description is written once, where the field is.
-
-const CREATE_ERRORS: readonly ErrorCode[] = [
-  "api_key_region_mismatch",
-  "unsupported_model",
-  "safety_rejected",
-  "insufficient_balance",
-  "voice_not_found",
-  "artifact_not_found",
-  "callback_signing_key_not_found",
-  "idempotency_conflict",
-  "request_in_progress",
-  "invalid_request",
-  "unsupported_option",
-  "no_eligible_model",
-  "voice_model_incompatible",
-  "unsupported_input_modality",
-  "context_length_exceeded",
-  "callback_url_required",
-  "callback_signing_key_inactive",
-  "invalid_media",
-  "unsupported_media_type",
-  "media_fetch_failed",
-  "media_too_large",
-];
 
 const pascal = (id: string) => id.replace(/(^|_)(\w)/g, (_, __, c: string) => c.toUpperCase());
 
@@ -73,7 +49,7 @@ function operationObject(operation: Operation, components: DocumentComponents) {
     else if (body) content = { [body.mediaType]: { schema: body.mediaType === "application/json" ? { type: "object", description: body.text } : { type: "string", description: body.text } } };
     responses[status] = { description: response.description, headers: responseHeaders(authenticated, ...(response.headers ?? [])), ...(content ? { content } : {}) };
   }
-  Object.assign(responses, errorResponses(operation.errors, authenticated));
+  Object.assign(responses, errorResponses(operation.errors, authenticated, operation.method === "POST"));
   const params = [...parameters("path", operation.params), ...parameters("query", operation.query), ...parameters("header", operation.headers)];
   return {
     operationId: operation.operationId,
@@ -126,7 +102,7 @@ function capabilityOperation(capability: Capability, components: DocumentCompone
         headers: responseHeaders(true, "Idempotent-Replayed", "Preference-Applied"),
         content: { "application/json": { schema: { $ref: "#/components/schemas/TaskEnvelope" } } },
       },
-      ...errorResponses(CREATE_ERRORS, true),
+      ...errorResponses(CREATE_ERRORS, true, true),
     },
   };
 }

@@ -20,12 +20,16 @@ export function responseHeaders(authenticated: boolean, ...extra: HeaderName[]) 
   return Object.fromEntries(names.map((name) => [name, header(name)]));
 }
 
-// What every authenticated operation can answer besides its own refusals.
-export const AUTHENTICATED_ERRORS: readonly ErrorCode[] = ["unauthorized", "invalid_api_key", "tenant_disabled", "forbidden", "rate_limited", "internal_error"];
+// What every operation can answer besides its own refusals: a malformed URL or body (rest-server/plugins), an
+// internal error; authenticated ones the refusals of authentication, area and rate limit; a POST a body over the
+// 32 MiB limit.
+const EVERY_ROUTE_ERRORS: readonly ErrorCode[] = ["invalid_request", "internal_error"];
+const AUTHENTICATED_ERRORS: readonly ErrorCode[] = ["unauthorized", "invalid_api_key", "tenant_disabled", "forbidden", "rate_limited"];
 
-export function errorResponses(codes: readonly ErrorCode[], authenticated: boolean): Record<string, unknown> {
+export function errorResponses(codes: readonly ErrorCode[], authenticated: boolean, takesBody: boolean): Record<string, unknown> {
   const byStatus = new Map<number, ErrorCode[]>();
-  for (const code of new Set([...codes, ...(authenticated ? AUTHENTICATED_ERRORS : ["internal_error" as const])])) {
+  const common = [...EVERY_ROUTE_ERRORS, ...(authenticated ? AUTHENTICATED_ERRORS : []), ...(takesBody ? (["media_too_large"] as const) : [])];
+  for (const code of new Set([...codes, ...common])) {
     const status = ERROR_CATALOGUE[code].http;
     byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   }

@@ -14,6 +14,7 @@ import {
   documentedSigningKeyListSchema,
   documentedSigningKeySchema,
 } from "./callback-schemas.js";
+import { ADMISSION_ERRORS } from "./create-errors.js";
 import { pageQuerySchema } from "./pagination.js";
 import {
   capabilityCardSchema,
@@ -111,7 +112,7 @@ const TASK_OPERATIONS: Operation[] = [
       required: true,
     },
     responses: { 200: { description: "The quote; nothing is held or created", body: { schema: quoteSchema, component: "Quote" } } },
-    errors: ["unsupported_capability", "unsupported_model", "no_eligible_model", "voice_not_found", "invalid_request", "unsupported_option"],
+    errors: ["unsupported_capability", ...ADMISSION_ERRORS],
   },
   {
     operationId: "cancelTask",
