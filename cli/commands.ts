@@ -52,9 +52,11 @@ export const COMMANDS: CommandSpec[] = [
     options: {
       "per-key": { value: "N|default", help: "requests per window for each of the tenant's credentials" },
       "per-tenant": { value: "N|default", help: "requests per window for the tenant as a whole" },
+      "upload-max-bytes": { value: "N|default", help: "bytes of uploaded assets the tenant may keep (0 forbids uploads)" },
+      "upload-max-count": { value: "N|default", help: "number of uploaded assets the tenant may keep" },
       ...json,
     },
-    summary: "show or set a tenant's rate limits (requests per window)",
+    summary: "show or set a tenant's rate limits (requests per window) and upload quota",
   },
   {
     noun: "key",

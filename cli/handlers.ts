@@ -102,11 +102,17 @@ export const HANDLERS: Record<string, Handler> = {
   },
 
   async "tenant limits"(ctx) {
-    const limits = await runLimitsCommand(ctx.core, required(ctx, "TENANT_ID"), { "per-key": text(ctx, "per-key"), "per-tenant": text(ctx, "per-tenant") });
+    const limits = await runLimitsCommand(ctx.core, required(ctx, "TENANT_ID"), {
+      "per-key": text(ctx, "per-key"),
+      "per-tenant": text(ctx, "per-tenant"),
+      "upload-max-bytes": text(ctx, "upload-max-bytes"),
+      "upload-max-count": text(ctx, "upload-max-count"),
+    });
     ctx.print(
       limits,
       `${limits.tenant_id}: ${limits.per_key} requests per key (${limits.per_key_source}) and ${limits.per_tenant} per tenant ` +
-        `(${limits.per_tenant_source}) every ${limits.window_seconds} s`,
+        `(${limits.per_tenant_source}) every ${limits.window_seconds} s; uploads up to ${limits.upload_max_bytes} bytes ` +
+        `(${limits.upload_max_bytes_source}) and ${limits.upload_max_count} assets (${limits.upload_max_count_source})`,
     );
     return 0;
   },

@@ -1,6 +1,7 @@
 import { execFile } from "node:child_process";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEFAULT_UPLOAD_QUOTA } from "../../core/assets/quota.js";
 import { ensureBuilt } from "../cli/svc-process.js";
 import { startHarness, type Harness } from "../support/harness.js";
 
@@ -37,6 +38,10 @@ describe("svc tenant limits", () => {
       per_key_source: "default",
       per_tenant: 120000,
       per_tenant_source: "default",
+      upload_max_bytes: DEFAULT_UPLOAD_QUOTA.maxBytes,
+      upload_max_bytes_source: "default",
+      upload_max_count: DEFAULT_UPLOAD_QUOTA.maxCount,
+      upload_max_count_source: "default",
     });
 
     const set = await svc("tenant", "limits", t.tenantId, "--per-key", "2", "--json");
@@ -52,6 +57,25 @@ describe("svc tenant limits", () => {
     const after = await h.request("GET", "/v1/tasks", { apiKey: t.apiKey });
     expect(after.status).toBe(200);
     expect(after.headers.get("x-ratelimit-limit")).toBe("500");
+  }, 300_000);
+
+  it("sets a tenant's upload quota, which the server applies, and restores the default", async () => {
+    const t = await h.newTenant("10");
+    const wav = Buffer.concat([Buffer.from("RIFF"), Buffer.alloc(4, 1), Buffer.from("WAVE"), Buffer.alloc(52, 1)]);
+    const upload = () => h.request("POST", "/v1/assets", { apiKey: t.apiKey, body: { content_base64: wav.toString("base64") } });
+    const set = await svc("tenant", "limits", t.tenantId, "--upload-max-count", "1", "--json");
+    expect(set.code, set.stderr).toBe(0);
+    expect(JSON.parse(set.stdout)).toMatchObject({ upload_max_count: 1, upload_max_count_source: "tenant", upload_max_bytes_source: "default" });
+    expect((await upload()).status).toBe(201);
+    const refused = await upload();
+    expect(refused.status).toBe(413);
+    expect(refused.body.error.code).toBe("media_too_large");
+    const restored = await svc("tenant", "limits", t.tenantId, "--upload-max-count", "default", "--json");
+    expect(JSON.parse(restored.stdout)).toMatchObject({ upload_max_count: DEFAULT_UPLOAD_QUOTA.maxCount, upload_max_count_source: "default" });
+    expect((await upload()).status).toBe(201);
+    const bad = await svc("tenant", "limits", t.tenantId, "--upload-max-bytes", "-1");
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain("--upload-max-bytes must be a whole number");
   }, 300_000);
 
   it("refuses a budget that is not a positive whole number, and an unknown tenant", async () => {
