@@ -1,6 +1,5 @@
 import type { FastifyInstance } from "fastify";
-import type { Core } from "../../core/index.js";
-import { OPERATIONS } from "../../core/operations/table.js";
+import { OPERATIONS, type Core } from "../../core/index.js";
 import { principalOf, requireAuth } from "../plugins/auth.js";
 
 // One loop over the operations table: every operation with a use case is the same handler, authenticated for its
