@@ -1,6 +1,4 @@
-import { writeFile } from "node:fs/promises";
 import { loadavg } from "node:os";
-import path from "node:path";
 import { migrateDatabase } from "../core/index.js";
 import { measureNoopLatency, measureNoopThroughput } from "./job-reference.js";
 import { measurePair } from "./paired.js";
@@ -9,9 +7,9 @@ import { measureCompletion } from "./phases/completion.js";
 import { measureInFlight } from "./phases/in-flight.js";
 import { measureAdmissionToRunning } from "./phases/latency.js";
 import { openBenchDatabase, type BenchDatabase } from "./postgres.js";
-import { PROJECT_ROOT } from "./processes.js";
 import { startReferenceServer, type ReferenceServer } from "./reference-server.js";
 import { resultsDocument, resultsTable, type BenchResults } from "./report.js";
+import { writeMainResults } from "./results-file.js";
 import { startService, type RunningService } from "./service.js";
 import { ENHANCE_BODY, SETTINGS, SPEECH_BODY } from "./settings.js";
 
@@ -86,8 +84,8 @@ try {
     inFlight,
   };
   console.log(`\n${resultsTable(results)}\n`);
-  await writeFile(path.join(PROJECT_ROOT, "bench", "RESULTS.md"), resultsDocument(results));
-  log("written to bench/RESULTS.md");
+await writeMainResults(resultsDocument(results));
+  log("written to bench/RESULTS.md (the other benchmarks' sections kept)");
 } catch (error) {
   console.error("[bench] failed:", error);
   process.exitCode = 1;

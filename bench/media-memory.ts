@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { createReadStream } from "node:fs";
-import { mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, stat } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -10,7 +10,8 @@ import { admin, createCore, createTask, loadConfig, migrateDatabase, parseCredit
 import { runFfmpeg } from "../core/media/ffmpeg.js";
 import { PeakMemory } from "./memory.js";
 import { openBenchDatabase, type BenchDatabase } from "./postgres.js";
-import { freePort, launch, PROJECT_ROOT, waitForHttp, type BenchProcess } from "./processes.js";
+import { freePort, launch, waitForHttp, type BenchProcess } from "./processes.js";
+import { writeResultsSection } from "./results-file.js";
 
 // `npm run build && node dist/bench/media-memory.js`: the worker's resident memory while it runs 16 jobs at once,
 // each with a 100 MB video input fetched over HTTP (the guarded client, spooled to disk, probed from the file,
@@ -144,13 +145,7 @@ try {
     "output downloads (the same spooled path, capped per kind in core/media/limits.ts).",
     "",
   ].join("\n");
-  const resultsPath = path.join(PROJECT_ROOT, "bench", "RESULTS.md");
-  const results = await readFile(resultsPath, "utf8");
-  const start = results.indexOf(SECTION);
-  const next = start < 0 ? -1 : results.indexOf("\n## ", start + SECTION.length);
-  const updated = start < 0 ? `${results.trimEnd()}\n\n${section}` : `${results.slice(0, start)}${section}${next < 0 ? "" : results.slice(next + 1)}`;
-  await writeFile(resultsPath, updated);
-  log(`written to ${resultsPath}`);
+log(`written to ${await writeResultsSection(SECTION, section)}`);
 } finally {
   await worker?.stop();
   await core?.close();

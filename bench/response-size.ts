@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { admin, createCore, createTask, getTask, listTasksPage, loadConfig, migrateDatabase, parseCredits, type Core } from "../core/index.js";
 import { openBenchDatabase, type BenchDatabase } from "./postgres.js";
-import { PROJECT_ROOT } from "./processes.js";
+import { writeResultsSection } from "./results-file.js";
 
 // `npm run build && node dist/bench/response-size.js`: how large task reads and list pages are when every task was
 // sent with inline media. Tasks are admitted (no worker runs), each with one data URI; the answers are rendered by
@@ -83,13 +83,7 @@ try {
     `${mib(sent)} and more, and a page of 100 such tasks about 3 GiB.`,
     "",
   ].join("\n");
-  const resultsPath = path.join(PROJECT_ROOT, "bench", "RESULTS.md");
-  const results = await readFile(resultsPath, "utf8");
-  const start = results.indexOf(SECTION);
-  const next = start < 0 ? -1 : results.indexOf("\n## ", start + SECTION.length);
-  const updated = start < 0 ? `${results.trimEnd()}\n\n${section}` : `${results.slice(0, start)}${section}${next < 0 ? "" : results.slice(next + 1)}`;
-  await writeFile(resultsPath, updated);
-  log(`written to ${resultsPath}`);
+log(`written to ${await writeResultsSection(SECTION, section)}`);
 } finally {
   await core?.close();
   await database?.close().catch((error: unknown) => console.error("[response-size] removing the database:", error));

@@ -1,9 +1,8 @@
 import { randomUUID } from "node:crypto";
-import { readFile, writeFile } from "node:fs/promises";
-import path from "node:path";
+import { readFile } from "node:fs/promises";
 import { cancelTask, createTask, migrateDatabase } from "../core/index.js";
 import { openBenchDatabase, type BenchDatabase } from "./postgres.js";
-import { PROJECT_ROOT } from "./processes.js";
+import { writeResultsSection } from "./results-file.js";
 import { startService, type RunningService } from "./service.js";
 import { SPEECH_BODY } from "./settings.js";
 import { percentile, sleep, until } from "./stats.js";
@@ -106,12 +105,7 @@ try {
     `| Streams that delivered the end | ${delays.length} of ${STREAMS} |`,
     "",
   ].join("\n");
-  const file = path.join(PROJECT_ROOT, "bench", "RESULTS.md");
-  const results = await readFile(file, "utf8");
-  const start = results.indexOf(SECTION);
-  const next = start >= 0 ? results.indexOf("\n## ", start + SECTION.length) : -1;
-  const updated = start < 0 ? `${results.trimEnd()}\n\n${section}` : `${results.slice(0, start)}${section}${next >= 0 ? results.slice(next) : ""}`;
-  await writeFile(file, updated);
+await writeResultsSection(SECTION, section);
   log(`wrote ${SECTION} in bench/RESULTS.md`);
 } finally {
   await service?.close();

@@ -10,6 +10,10 @@ export interface KeyClaim {
   key: string;
   fingerprint: string;
   now: Date;
+  // Where the caller gave the key: REST's Idempotency-Key header (no `param`), or an argument such as MCP's
+  // client_request_id, which its refusals point at.
+  keyName?: string;
+  keyParam?: string;
 }
 
 // The row a key left behind: which request it identified, and the task that request created.
@@ -21,19 +25,22 @@ export interface StoredKey {
 
 export type ClaimOutcome = { kind: "claimed"; replacesExpired: boolean } | { kind: "replay"; taskId: string };
 
-function conflict(): ServiceError {
+function conflict(claim: KeyClaim): ServiceError {
   return new ServiceError(
     "idempotency_conflict",
-    "This Idempotency-Key was used with a different request body; use a new key for changed work.",
-    { details: { recovery: { action: "use_new_idempotency_key", requires_input_change: false, client_request_id: "new" } } },
+    `This ${claim.keyName ?? "Idempotency-Key"} was used with a different request body; use a new key for changed work.`,
+    {
+      param: claim.keyParam,
+      details: { recovery: { action: "use_new_idempotency_key", requires_input_change: false, client_request_id: "new" } },
+    },
   );
 }
 
-function inProgress(): ServiceError {
+function inProgress(claim: KeyClaim): ServiceError {
   return new ServiceError(
     "request_in_progress",
-    "A request with this Idempotency-Key is still being admitted; retry shortly with the same key.",
-    { headers: { "Retry-After": "1" } },
+    `A request with this ${claim.keyName ?? "Idempotency-Key"} is still being admitted; retry shortly with the same key.`,
+    { param: claim.keyParam, headers: { "Retry-After": "1" } },
   );
 }
 
@@ -44,7 +51,7 @@ function inProgress(): ServiceError {
 export function judgeClaim(claim: KeyClaim, stored: StoredKey | undefined, locked: boolean): ClaimOutcome {
   const replayed = replayedTask(claim, stored);
   if (replayed) return { kind: "replay", taskId: replayed };
-  if (!locked) throw inProgress();
+  if (!locked) throw inProgress(claim);
   return { kind: "claimed", replacesExpired: stored !== undefined };
 }
 
@@ -52,7 +59,7 @@ export function judgeClaim(claim: KeyClaim, stored: StoredKey | undefined, locke
 // key used for another request is a conflict.
 function replayedTask(claim: KeyClaim, stored: StoredKey | undefined): string | null {
   if (!stored || stored.expiresAt <= claim.now) return null;
-  if (stored.fingerprint !== claim.fingerprint) throw conflict();
+  if (stored.fingerprint !== claim.fingerprint) throw conflict(claim);
   return stored.taskId;
 }
 

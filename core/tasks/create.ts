@@ -95,7 +95,13 @@ export async function createTask(core: Core, capabilityId: string, raw: unknown,
   const key = validateIdempotencyKey(ctx.idempotencyKey, ctx.surface === "mcp" ? "client_request_id" : "Idempotency-Key");
   const input = parseCreateInput(capability, raw, core.config.outboundAllowLoopbackHttp);
   await checkCallbackSigningKey(core.db, ctx.tenantId, input);
-  const claim: KeyClaim = { tenantId: ctx.tenantId, key, fingerprint: requestFingerprint(capability.id, input), now: core.clock() };
+  const claim: KeyClaim = {
+    tenantId: ctx.tenantId,
+    key,
+    fingerprint: requestFingerprint(capability.id, input),
+    now: core.clock(),
+    ...(ctx.surface === "mcp" ? { keyName: "client_request_id", keyParam: "/client_request_id" } : {}),
+  };
   const prepared = await prepareOrReplay(core, capability, input, claim);
   if (typeof prepared === "string") return replay(core, prepared);
 

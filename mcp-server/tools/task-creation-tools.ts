@@ -1,4 +1,4 @@
-import { CAPABILITIES, createTask, failure, invalidRequest, scopeFor, ServiceError, type Capability } from "../../core/index.js";
+import { CAPABILITIES, createTask, failure, invalidRequest, scopeFor, type Capability } from "../../core/index.js";
 import { jsonSchemaOf } from "./json-schema.js";
 import { OUTPUT_SCHEMAS } from "./output-schemas.js";
 import { taskOutcome } from "./task-outcome.js";
@@ -33,14 +33,6 @@ function splitClientRequestId(args: Record<string, unknown>): { clientRequestId:
   return { clientRequestId, body };
 }
 
-// The idempotency refusals are about client_request_id, which is an argument here (a header on REST).
-const KEY_REFUSALS = new Set(["idempotency_conflict", "request_in_progress"]);
-
-function pointingAtClientRequestId(error: unknown): unknown {
-  if (!(error instanceof ServiceError) || !KEY_REFUSALS.has(error.code)) return error;
-  return new ServiceError(error.code, error.message, { param: "/client_request_id", details: error.details, headers: error.headers });
-}
-
 function creationTool(capability: Capability): ToolDefinition {
   return {
     name: capability.tool.name,
@@ -59,8 +51,6 @@ function creationTool(capability: Capability): ToolDefinition {
         idempotencyKey: clientRequestId,
         requestId: call.requestId,
         surface: "mcp",
-      }).catch((error: unknown) => {
-        throw pointingAtClientRequestId(error);
       });
       return taskOutcome(call, result.task, "summary", result.replayed ? { "svc/idempotent_replayed": true } : undefined);
     },

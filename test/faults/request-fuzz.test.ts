@@ -1,9 +1,9 @@
-import { connect } from "node:net";
 import { sql } from "drizzle-orm";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CAPABILITIES, DOCUMENTED_ROUTES, ERROR_CATALOGUE } from "../../core/index.js";
 import { balance, startHarness, type ApiResponse, type Harness } from "../support/harness.js";
+import { rawExchange } from "../support/raw-exchange.js";
 
 // Random valid and invalid requests over every endpoint (seeded, bounded): no answer is a 5xx, every refusal
 // is SPEC.md's error envelope with a catalogued code, and a refused request leaves the balance as it was.
@@ -147,28 +147,6 @@ function expectEnvelope(status: number, body: ApiResponse["body"], requestId: st
   expect(body.error.request_id, shown).toBe(requestId);
 }
 
-// One request written as bytes on its own connection (fetch will not send every malformed thing), answer read whole.
-function rawExchange(request: Buffer): Promise<{ status: number; requestId: string | undefined; body: ApiResponse["body"] }> {
-  const { hostname, port } = new URL(h.baseUrl);
-  return new Promise((resolve, reject) => {
-    const socket = connect(Number(port), hostname, () => socket.write(request));
-    const chunks: Buffer[] = [];
-    socket.on("data", (chunk: Buffer) => chunks.push(chunk));
-    socket.on("error", reject);
-    socket.on("close", () => {
-      const [head = "", body = ""] = Buffer.concat(chunks).toString("utf8").split("\r\n\r\n", 2);
-      const requestId = /^x-request-id: *(.*)$/im.exec(head)?.[1]?.trim();
-      let parsed: unknown = body;
-      try {
-        parsed = JSON.parse(body);
-      } catch {
-        // a body that is not JSON stays text, and fails the envelope check
-      }
-      resolve({ status: Number(head.split(" ")[1]), requestId, body: parsed });
-    });
-  });
-}
-
 describe("hostile shapes, encodings and sizes", () => {
   const speechPath = "/v1/audio/speech";
 
@@ -224,9 +202,10 @@ describe("hostile shapes, encodings and sizes", () => {
       fc.asyncProperty(route, segment, method, async (prefix, value, verb) => {
         const path = prefix.includes("{}") ? prefix.replace("{}", value) : `${prefix}${value}`;
         const response = await rawExchange(
+          h.baseUrl,
           Buffer.from(`${verb} ${path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${h.apiKey}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`),
         );
-        expectEnvelope(response.status, response.body, response.requestId, `${verb} ${path.slice(0, 120)} (${path.length}) → ${response.status}`);
+        expectEnvelope(response.status, response.body, response.headers["x-request-id"], `${verb} ${path.slice(0, 120)} (${path.length}) → ${response.status}`);
       }),
       { seed: SEED, numRuns: 60 },
     );
@@ -245,13 +224,14 @@ describe("hostile shapes, encodings and sizes", () => {
         const extra = Array.from({ length: count }, (_, i) => `${name}${name === "x-filler" ? i : ""}: ${value}\r\n`).join("");
         const body = JSON.stringify({ voice: "en_female_aria", input: "Hi." });
         const response = await rawExchange(
+          h.baseUrl,
           Buffer.from(
             `POST ${speechPath} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${h.apiKey}\r\nIdempotency-Key: hdr-${Math.random()}\r\n` +
               `Content-Type: application/json\r\n${extra}Content-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`,
           ),
         );
         const shown = `${count} × ${name} of ${value.length} → ${response.status} ${JSON.stringify(response.body).slice(0, 200)}`;
-        expectEnvelope(response.status, response.body, response.requestId, shown);
+        expectEnvelope(response.status, response.body, response.headers["x-request-id"], shown);
         if (response.status >= 400) expect(await tasksAndBalance(), shown).toEqual(before);
       }),
       { seed: SEED, numRuns: 30 },

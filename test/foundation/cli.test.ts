@@ -1,14 +1,9 @@
-import { execFile } from "node:child_process";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ensureBuilt } from "../cli/svc-process.js";
+import { ensureBuilt, svc, type CliResult } from "../cli/svc-process.js";
 import { startHarness, TEST_CALLBACK_SECRET_KEY, type ApiResponse, type Harness } from "../support/harness.js";
 
 // The operator CLI `bin/svc.js` as a real child process against the harness' database; its effects are
 // observed through the harness' REST server.
-
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 
 let h: Harness;
 beforeAll(async () => {
@@ -17,36 +12,17 @@ beforeAll(async () => {
 }, 300_000);
 afterAll(async () => h?.close());
 
-interface CliResult {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function svc(...args: string[]): Promise<CliResult> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [path.join(repoRoot, "bin/svc.js"), ...args],
-      {
-        cwd: repoRoot,
-        timeout: 180_000,
-        env: {
-          ...process.env,
-          DATABASE_URL: h.databaseUrl,
-          // Keeps the CLI from generating a secret file in .data/.
-          ARTIFACT_URL_SECRET: "cli-test-secret-cli-test-secret-0123456789",
-          CALLBACK_SECRET_ENCRYPTION_KEY: TEST_CALLBACK_SECRET_KEY,
-          LOG_LEVEL: "silent",
-        },
-      },
-      (error, stdout, stderr) => {
-        const code = error ? (typeof error.code === "number" ? error.code : null) : 0;
-        resolve({ code, stdout, stderr });
-      },
-    );
+const cli = (...args: string[]) =>
+  svc(args, {
+    env: {
+      ...process.env,
+      DATABASE_URL: h.databaseUrl,
+      // Keeps the CLI from generating a secret file in .data/.
+      ARTIFACT_URL_SECRET: "cli-test-secret-cli-test-secret-0123456789",
+      CALLBACK_SECRET_ENCRYPTION_KEY: TEST_CALLBACK_SECRET_KEY,
+      LOG_LEVEL: "silent",
+    },
   });
-}
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 function json(result: CliResult): any {
@@ -61,14 +37,14 @@ function expectError(response: ApiResponse, status: number, code: string): void 
 
 describe("svc admin CLI", () => {
   it("creates a tenant and keys, grants credits, revokes a key and disables the tenant", async () => {
-    const tenant = json(await svc("tenant", "create", "--name", "acme", "--credits", "12.5", "--json"));
+    const tenant = json(await cli("tenant", "create", "--name", "acme", "--credits", "12.5", "--json"));
     expect(tenant.tenant_id).toMatch(/\S/);
     expect(tenant.name).toBe("acme");
     const tenantId: string = tenant.tenant_id;
 
     const [limitedRun, fullRun] = await Promise.all([
-      svc("key", "create", tenantId, "--areas", "tasks,speech", "--json"),
-      svc("key", "create", tenantId, "--json"),
+      cli("key", "create", tenantId, "--areas", "tasks,speech", "--json"),
+      cli("key", "create", tenantId, "--json"),
     ]);
     const limited = json(limitedRun);
     const full = json(fullRun);
@@ -87,19 +63,19 @@ describe("svc admin CLI", () => {
     expect(before.status).toBe(200);
     expect(before.body.available_credits).toBe("12.500000");
 
-    const grant = json(await svc("credits", "grant", tenantId, "2.5", "--json"));
+    const grant = json(await cli("credits", "grant", tenantId, "2.5", "--json"));
     expect(grant.tenant_id).toBe(tenantId);
     const after = await h.request("GET", "/v1/credits", { apiKey: full.api_key });
     expect(after.status).toBe(200);
     expect(after.body.available_credits).toBe("15.000000");
 
-    const revoked = json(await svc("key", "revoke", limited.key_id, "--json"));
+    const revoked = json(await cli("key", "revoke", limited.key_id, "--json"));
     expect(revoked).toMatchObject({ key_id: limited.key_id, status: "revoked" });
     expectError(await h.request("GET", "/v1/tasks", { apiKey: limited.api_key }), 401, "invalid_api_key");
     // The other key of the tenant is untouched.
     expect((await h.request("GET", "/v1/tasks", { apiKey: full.api_key })).status).toBe(200);
 
-    const disabled = json(await svc("tenant", "disable", tenantId, "--json"));
+    const disabled = json(await cli("tenant", "disable", tenantId, "--json"));
     expect(disabled).toMatchObject({ tenant_id: tenantId, status: "disabled" });
     expectError(await h.request("GET", "/v1/credits", { apiKey: full.api_key }), 403, "tenant_disabled");
     // The harness' own tenant is not affected.
@@ -108,8 +84,8 @@ describe("svc admin CLI", () => {
 
   it("exits non-zero on an unknown command and on an operation that fails", async () => {
     const [unknown, missingKey] = await Promise.all([
-      svc("tenant", "explode", "--json"),
-      svc("key", "revoke", "key_does_not_exist", "--json"),
+      cli("tenant", "explode", "--json"),
+      cli("key", "revoke", "key_does_not_exist", "--json"),
     ]);
     expect(unknown.code).not.toBe(0);
     expect(unknown.code).not.toBeNull();

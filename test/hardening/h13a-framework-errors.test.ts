@@ -1,8 +1,8 @@
-import { connect } from "node:net";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ERROR_CATALOGUE } from "../../core/index.js";
 import { balance, countRows, startHarness, type ApiResponse, type Harness } from "../support/harness.js";
+import { rawExchange } from "../support/raw-exchange.js";
 
 // Issue 13, item 3: refusals made by the HTTP layer (Node's parser, Fastify's router and body parsing) answered
 // 500 (a path parameter over 100 characters), bare 431/400 bodies, or carried no X-Request-Id. Each is now SPEC.md's
@@ -12,31 +12,6 @@ beforeAll(async () => {
   h = await startHarness();
 });
 afterAll(async () => h?.close());
-
-// A request written byte for byte on its own connection, as fetch would not send it; the whole answer is read.
-interface RawAnswer {
-  status: number;
-  headers: Record<string, string>;
-  body: ApiResponse["body"];
-}
-
-function rawExchange(request: string | Buffer): Promise<RawAnswer> {
-  const { hostname, port } = new URL(h.baseUrl);
-  return new Promise((resolve, reject) => {
-    // Written, not ended: the server answers and then closes (Connection: close, or a refusal that ends the connection).
-    const socket = connect(Number(port), hostname, () => socket.write(request));
-    const chunks: Buffer[] = [];
-    socket.on("data", (chunk: Buffer) => chunks.push(chunk));
-    socket.on("error", reject);
-    socket.on("close", () => {
-      const text = Buffer.concat(chunks).toString("utf8");
-      const [head = "", body = ""] = text.split("\r\n\r\n", 2);
-      const [statusLine = "", ...lines] = head.split("\r\n");
-      const headers = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf(":")).toLowerCase(), line.slice(line.indexOf(":") + 1).trim()]));
-      resolve({ status: Number(statusLine.split(" ")[1]), headers, body: body ? JSON.parse(body) : null });
-    });
-  });
-}
 
 function expectEnvelope(response: { body: ApiResponse["body"] }, code: keyof typeof ERROR_CATALOGUE, requestId: string | null | undefined) {
   expect(response.body?.error?.code, JSON.stringify(response.body)).toBe(code);
@@ -83,7 +58,7 @@ describe("path and URL limits", () => {
 
 describe("refusals of Node's HTTP parser", () => {
   it("headers over 16 KB are 431 in the envelope, with a request id", async () => {
-    const response = await rawExchange(`GET /v1/tasks HTTP/1.1\r\nHost: x\r\nX-Big: ${"a".repeat(17_000)}\r\n\r\n`);
+    const response = await rawExchange(h.baseUrl, `GET /v1/tasks HTTP/1.1\r\nHost: x\r\nX-Big: ${"a".repeat(17_000)}\r\n\r\n`);
     expect(response.status).toBe(431);
     expectEnvelope(response, "invalid_request", response.headers["x-request-id"]);
     expect(response.body.error.details.errors).toEqual([{ loc: ["header"], reason: "exceed 16384 bytes in all" }]);
@@ -91,7 +66,7 @@ describe("refusals of Node's HTTP parser", () => {
 
   it("a request that is not HTTP/1.1 it can read is 400 in the envelope", async () => {
     for (const request of ["FOO\u0001 / HTTP/1.1\r\n\r\n", "POST /v1/tasks HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nContent-Length: 6\r\n\r\nhello"]) {
-      const response = await rawExchange(request);
+      const response = await rawExchange(h.baseUrl, request);
       expect(response.status).toBe(400);
       expectEnvelope(response, "invalid_request", response.headers["x-request-id"]);
     }
@@ -113,7 +88,7 @@ describe("body encodings", () => {
     expect(latin1.body.error.details.errors).toEqual([{ loc: ["header", "Content-Type"], reason: "charset must be utf-8" }]);
     const { hostname, port } = new URL(h.baseUrl);
     const bytes = Buffer.concat([Buffer.from('{"voice":"en_female_aria","input":"'), Buffer.from([0xff, 0xfe, 0xc0, 0x80]), Buffer.from('"}')]);
-    const notUtf8 = await rawExchange(
+    const notUtf8 = await rawExchange(h.baseUrl, 
       Buffer.concat([
         Buffer.from(
           `POST /v1/audio/speech HTTP/1.1\r\nHost: ${hostname}:${port}\r\nAuthorization: Bearer ${h.apiKey}\r\nIdempotency-Key: enc-bytes\r\n` +

@@ -1,10 +1,10 @@
-import { execFile } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { svc } from "../cli/svc-process.js";
 import { ledgerEntries } from "../support/harness.js";
 import { startMcpHarness, toolError, type McpHarness } from "./support.js";
 
@@ -22,14 +22,6 @@ afterAll(async () => m?.close());
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Any = any;
-
-function svc(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [svcBin, ...args], { cwd: repoRoot, timeout: 30_000, env }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === "number" ? error.code : null) : 0, stdout, stderr });
-    });
-  });
-}
 
 async function connectStdio(credential: string, protocol: "2025-11-25" | "2026-07-28", flags: string[] = []) {
   const transport = new StdioClientTransport({
@@ -112,7 +104,7 @@ describe("npx svc mcp credentials", () => {
   }, 30_000);
 
   it("refuses to start with an invalid key, saying why on stderr and nothing on stdout", async () => {
-    const result = await svc(["mcp"], m.childEnv({ SVC_API_KEY: "sk_us_00000000000000000000000000000000" }));
+    const result = await svc(["mcp"], { env: m.childEnv({ SVC_API_KEY: "sk_us_00000000000000000000000000000000" }) });
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/unknown or has been revoked/);
     expect(result.stdout).toBe("");
@@ -121,7 +113,7 @@ describe("npx svc mcp credentials", () => {
 
 describe("npx svc token", () => {
   it("mints a development token with the chosen scopes that the MCP server accepts for that tenant", async () => {
-    const result = await svc(["token", m.h.tenantId, "--scopes", "tasks:read", "--ttl", "120", "--json"], m.childEnv());
+    const result = await svc(["token", m.h.tenantId, "--scopes", "tasks:read", "--ttl", "120", "--json"], { env: m.childEnv() });
     expect(result.code, result.stderr).toBe(0);
     const minted = JSON.parse(result.stdout);
     expect(minted).toMatchObject({ token_type: "Bearer", expires_in: 120, scope: "tasks:read", audience: m.url, tenant_id: m.h.tenantId });
@@ -135,8 +127,8 @@ describe("npx svc token", () => {
 
   it("refuses an unknown scope and an unknown tenant", async () => {
     const [scope, tenant] = await Promise.all([
-      svc(["token", m.h.tenantId, "--scopes", "everything"], m.childEnv()),
-      svc(["token", "ten_missing"], m.childEnv()),
+      svc(["token", m.h.tenantId, "--scopes", "everything"], { env: m.childEnv() }),
+      svc(["token", "ten_missing"], { env: m.childEnv() }),
     ]);
     expect(scope.code).toBe(1);
     expect(scope.stderr).toMatch(/unknown scope/);

@@ -1,12 +1,9 @@
-import { execFile } from "node:child_process";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_UPLOAD_QUOTA } from "../../core/assets/quota.js";
-import { ensureBuilt } from "../cli/svc-process.js";
+import { ensureBuilt, svc } from "../cli/svc-process.js";
 import { startHarness, type Harness } from "../support/harness.js";
 
 // `svc tenant limits` as a real child process on the harness' database; the REST server applies what it sets.
-const repoRoot = path.resolve(import.meta.dirname, "../..");
 
 let h: Harness;
 beforeAll(async () => {
@@ -15,21 +12,12 @@ beforeAll(async () => {
 }, 300_000);
 afterAll(async () => h?.close());
 
-function svc(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [path.join(repoRoot, "bin/svc.js"), ...args],
-      { cwd: repoRoot, timeout: 180_000, env: { ...process.env, ...h.env, LOG_LEVEL: "silent" } },
-      (error, stdout, stderr) => resolve({ code: error ? (typeof error.code === "number" ? error.code : null) : 0, stdout, stderr }),
-    );
-  });
-}
+const cli = (...args: string[]) => svc(args, { env: { ...process.env, ...h.env, LOG_LEVEL: "silent" } });
 
 describe("svc tenant limits", () => {
   it("shows the defaults, sets a tenant's own budgets, which the server applies, and restores the defaults", async () => {
     const t = await h.newTenant("10");
-    const shown = await svc("tenant", "limits", t.tenantId, "--json");
+    const shown = await cli("tenant", "limits", t.tenantId, "--json");
     expect(shown.code, shown.stderr).toBe(0);
     expect(JSON.parse(shown.stdout)).toEqual({
       tenant_id: t.tenantId,
@@ -44,14 +32,14 @@ describe("svc tenant limits", () => {
       upload_max_count_source: "default",
     });
 
-    const set = await svc("tenant", "limits", t.tenantId, "--per-key", "2", "--json");
+    const set = await cli("tenant", "limits", t.tenantId, "--per-key", "2", "--json");
     expect(set.code, set.stderr).toBe(0);
     expect(JSON.parse(set.stdout)).toMatchObject({ per_key: 2, per_key_source: "tenant", per_tenant: 120000, per_tenant_source: "default" });
     const statuses = [];
     for (let i = 0; i < 3; i++) statuses.push((await h.request("GET", "/v1/tasks", { apiKey: t.apiKey })).status);
     expect(statuses).toEqual([200, 200, 429]);
 
-    const restored = await svc("tenant", "limits", t.tenantId, "--per-key", "default", "--per-tenant", "500", "--json");
+    const restored = await cli("tenant", "limits", t.tenantId, "--per-key", "default", "--per-tenant", "500", "--json");
     expect(restored.code, restored.stderr).toBe(0);
     expect(JSON.parse(restored.stdout)).toMatchObject({ per_key: 60000, per_key_source: "default", per_tenant: 500, per_tenant_source: "tenant" });
     const after = await h.request("GET", "/v1/tasks", { apiKey: t.apiKey });
@@ -63,17 +51,17 @@ describe("svc tenant limits", () => {
     const t = await h.newTenant("10");
     const wav = Buffer.concat([Buffer.from("RIFF"), Buffer.alloc(4, 1), Buffer.from("WAVE"), Buffer.alloc(52, 1)]);
     const upload = () => h.request("POST", "/v1/assets", { apiKey: t.apiKey, body: { content_base64: wav.toString("base64") } });
-    const set = await svc("tenant", "limits", t.tenantId, "--upload-max-count", "1", "--json");
+    const set = await cli("tenant", "limits", t.tenantId, "--upload-max-count", "1", "--json");
     expect(set.code, set.stderr).toBe(0);
     expect(JSON.parse(set.stdout)).toMatchObject({ upload_max_count: 1, upload_max_count_source: "tenant", upload_max_bytes_source: "default" });
     expect((await upload()).status).toBe(201);
     const refused = await upload();
     expect(refused.status).toBe(413);
     expect(refused.body.error.code).toBe("media_too_large");
-    const restored = await svc("tenant", "limits", t.tenantId, "--upload-max-count", "default", "--json");
+    const restored = await cli("tenant", "limits", t.tenantId, "--upload-max-count", "default", "--json");
     expect(JSON.parse(restored.stdout)).toMatchObject({ upload_max_count: DEFAULT_UPLOAD_QUOTA.maxCount, upload_max_count_source: "default" });
     expect((await upload()).status).toBe(201);
-    const bad = await svc("tenant", "limits", t.tenantId, "--upload-max-bytes", "-1");
+    const bad = await cli("tenant", "limits", t.tenantId, "--upload-max-bytes", "-1");
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain("--upload-max-bytes must be a whole number");
   }, 300_000);
@@ -82,8 +70,8 @@ describe("svc tenant limits", () => {
     const t = await h.newTenant("10");
     const values = ["0", "2.5"];
     const [unknown, ...results] = await Promise.all([
-      svc("tenant", "limits", "ten_unknown", "--json"),
-      ...values.map((value) => svc("tenant", "limits", t.tenantId, `--per-tenant=${value}`)),
+      cli("tenant", "limits", "ten_unknown", "--json"),
+      ...values.map((value) => cli("tenant", "limits", t.tenantId, `--per-tenant=${value}`)),
     ]);
     for (const [i, result] of results.entries()) {
       expect(result.code, values[i]).toBe(1);
