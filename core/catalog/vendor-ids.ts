@@ -1,46 +1,29 @@
 import type { VendorFamily } from "../config.js";
 import { PRESET_VOICES } from "./voices.js";
-import { SPEECH_MODELS } from "./speech-models.js";
+import type { FamilyIds, VendorIds } from "./vendor-ids/family-ids.js";
+import { VENDOR_A_IDS } from "./vendor-ids/vendorA.js";
 
 // What our neutral ids are called at the real vendor. Our public model ids carry the family token and our
 // preset voices have ids of our own; a vendor knows neither. Each family's calls send the ids of this map
 // (docs/providers/<family>.md names the vendor reference the ids come from). A deployment may replace entries
 // with VENDOR_ID_MAP; the result is checked at start, so a live model without a vendor id stops the process.
 
-export interface VendorIds {
-  // neutral model id → vendor model id
-  models: Readonly<Record<string, string>>;
-  // preset voice id → vendor voice id (cloned voices are named by us at the vendor and need no entry)
-  voices: Readonly<Record<string, string>>;
-}
+export type { VendorIds } from "./vendor-ids/family-ids.js";
 
 export type VendorIdMap = Partial<Record<VendorFamily, VendorIds>>;
 
-// The families whose calls have been brought to the vendor's reference, and the models of theirs whose calls
-// send a mapped id. Families and models not listed still speak the emulator's protocol with our own ids.
-const MAPPED_MODELS: Partial<Record<VendorFamily, readonly string[]>> = {
-  vendorA: SPEECH_MODELS.filter((model) => model.family === "vendorA").map((model) => model.id),
-};
+// One file per family under vendor-ids/, each read from that vendor's reference.
+const FAMILY_IDS = {
+  vendorA: VENDOR_A_IDS,
+} satisfies Partial<Record<VendorFamily, FamilyIds>>;
 
-// Defaults, read from vendorA's T2A v2 reference and its system-voice list (docs/providers/vendorA.md).
-export const DEFAULT_VENDOR_IDS: VendorIdMap = {
-  vendorA: {
-    models: {
-      "vendorA-speech-2.8-hd": "speech-2.8-hd",
-      "vendorA-speech-2.8-turbo": "speech-2.8-turbo",
-    },
-    voices: {
-      en_female_aria: "English_Graceful_Lady",
-      en_male_atlas: "English_expressive_narrator",
-      en_neutral_sage: "English_CalmWoman",
-      zh_female_lan: "female-shaonv",
-      zh_male_narrator: "male-qn-qingse",
-      es_female_lucia: "Calm_Woman",
-      fr_male_henri: "Deep_Voice_Man",
-      ja_female_hana: "Lively_Girl",
-    },
-  },
-};
+const MAPPED_MODELS: Partial<Record<VendorFamily, readonly string[]>> = Object.fromEntries(
+  Object.entries(FAMILY_IDS).map(([family, ids]) => [family, ids.mapped]),
+);
+
+export const DEFAULT_VENDOR_IDS: VendorIdMap = Object.fromEntries(
+  Object.entries(FAMILY_IDS).map(([family, ids]) => [family, ids.defaults]),
+);
 
 // Overrides replace single entries of the defaults; what they leave out keeps its default.
 export function mergeVendorIds(overrides: VendorIdMap): VendorIdMap {
