@@ -48,16 +48,20 @@ export async function guardedRequest(policy: OutboundPolicy, request: OutboundRe
   let url = request.url;
   let method = request.method;
   let body = request.body;
+  let headers = request.headers;
   for (let hop = 0; ; hop++) {
     const target = checkUrl(url, policy);
     const address = await abortable(resolveDestination(target, policy), signal, abortReason);
-    const response = await exchange(target, address, { ...request, method, body }, signal, abortReason);
+    const response = await exchange(target, address, { ...request, method, body, headers }, signal, abortReason);
     const location = response.headers.location;
     if (!REDIRECTS.has(response.status) || !location || (request.maxRedirects ?? 0) === 0) return response;
     if (hop >= (request.maxRedirects ?? 0)) {
       throw new OutboundError("too_many_redirects", `more than ${request.maxRedirects} redirects from ${request.url}`);
     }
-    url = new URL(location, target).toString();
+    const next = new URL(location, target);
+    // As fetch does with credentials: a header meant for one origin (a vendor's key) is not handed to another.
+    if (next.origin !== target.origin) headers = undefined;
+    url = next.toString();
     // As browsers and fetch do: 303, and 301/302 after a POST, continue as a GET without the body.
     if (response.status === 303 || ((response.status === 301 || response.status === 302) && method === "POST")) {
       method = "GET";

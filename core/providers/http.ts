@@ -64,6 +64,7 @@ export interface OutputDownload {
   // The cap for the output's kind (core/media/limits.ts): a larger output fails at once, without another attempt.
   maxBytes: number;
   policy: OutboundPolicy;
+  headers?: Record<string, string>;
   attempts?: number;
   timeoutMs?: number;
 }
@@ -89,6 +90,7 @@ export async function downloadOutput(url: string, signal: AbortSignal, download:
       const response = await guardedRequest(download.policy, {
         method: "GET",
         url,
+        ...(download.headers ? { headers: download.headers } : {}),
         timeoutMs: download.timeoutMs ?? 60_000,
         maxResponseBytes: download.maxBytes,
         maxRedirects: 3,

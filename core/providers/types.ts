@@ -17,6 +17,9 @@ export interface ProviderOutput {
   sampleRate?: number;
   // What the artifact is within the result when there are several kinds (e.g. `last_frame`, `clip`).
   role?: string;
+  // Headers the download needs, for a vendor whose output URLs take its key (they are not sent on past a
+  // redirect to another origin).
+  headers?: Record<string, string>;
 }
 
 // A finished vendor job: media to download, and/or text or data answered inline, and the quantities the vendor

@@ -46,6 +46,7 @@ export async function storeOutput(core: Core, task: TaskRow, output: ProviderOut
       file: directory.file("output"),
       maxBytes: VENDOR_OUTPUT_CAPS[output.kind],
       policy: outputPolicy(core, output.url),
+      ...(output.headers ? { headers: output.headers } : {}),
     });
     const format = output.format ?? "bin";
     let probe: MediaProbe;
