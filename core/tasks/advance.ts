@@ -4,7 +4,8 @@ import { ProviderFailure, type ProviderOutcome } from "../providers/types.js";
 import type { Core } from "../runtime.js";
 import { finishSucceeded, finishUnsuccessfully, type NewArtifact } from "./finish.js";
 import { measuredUsage, outputOf, storeOutput } from "./outputs.js";
-import { transitionTask, type TaskRow } from "./repository.js";
+import type { TaskRow } from "./repository.js";
+import { transitionTask } from "./state.js";
 
 const MAX_TRANSIENT_ATTEMPTS = 6;
 
@@ -26,7 +27,7 @@ export async function applyOutcome(core: Core, task: TaskRow, outcome: ProviderO
   if (outcome.status === "pending") {
     const runAt = new Date(core.clock().getTime() + outcome.pollAfterMs);
     await core.db.transaction(async (tx) => {
-      const updated = await transitionTask(tx, task.id, ["running"], {
+      const updated = await transitionTask(tx, task.id, "advance", {
         providerRef: outcome.ref,
         progress: {
           percent: outcome.progress?.percent ?? 20,
@@ -77,7 +78,7 @@ export async function applyFailure(core: Core, task: TaskRow, error: TaskFailure
   const retryAt = new Date(core.clock().getTime() + backoffMs(core.config.providerRetryBaseMs, task.attempts, error.retryAfterMs));
   if (error.transient && task.attempts < MAX_TRANSIENT_ATTEMPTS && retryAt < task.deadlineAt) {
     await core.db.transaction(async (tx) => {
-      const updated = await transitionTask(tx, task.id, ["running"], {
+      const updated = await transitionTask(tx, task.id, "advance", {
         attempts: task.attempts + 1,
         progress: { percent: 5, stage: "retrying", message: `${error.code}: ${error.message}; retrying at ${retryAt.toISOString()}` },
       });
@@ -87,7 +88,7 @@ export async function applyFailure(core: Core, task: TaskRow, error: TaskFailure
     });
     return;
   }
-  await finishUnsuccessfully(core, task.id, "failed", {
+  await finishUnsuccessfully(core, task.id, "fail", {
     code: error.code,
     message: error.message,
     ...(error.param !== undefined ? { param: error.param } : {}),

@@ -4,7 +4,8 @@ import { toEnvelope, type TaskEnvelope } from "./envelope.js";
 import { enqueueJob } from "../jobs/enqueue.js";
 import { pollJobKey } from "./advance.js";
 import { finishUnsuccessfully } from "./finish.js";
-import { findTaskForTenant, isTerminal, transitionTask } from "./repository.js";
+import { findTaskForTenant } from "./repository.js";
+import { isTerminal, transitionTask } from "./state.js";
 import { envelopeContext } from "./read.js";
 
 export interface CancelResult {
@@ -22,10 +23,7 @@ export async function cancelTask(core: Core, tenantId: string, taskId: string, r
     if (isTerminal(row.status)) return { task: toEnvelope(row, envelopeContext(core)), outcome: "final" };
     const now = core.clock();
     if (row.status === "queued") {
-      const finished = await finishUnsuccessfully(core, taskId, "canceled", null, {
-        from: ["queued"],
-        changes: { cancelRequestedAt: now, cancelReason: reason ?? null },
-      });
+      const finished = await finishUnsuccessfully(core, taskId, "cancelQueued", null, { cancelRequestedAt: now, cancelReason: reason ?? null });
       if (finished) return { task: toEnvelope(finished, envelopeContext(core)), outcome: "final" };
       continue;
     }
@@ -46,7 +44,7 @@ export async function cancelTask(core: Core, tenantId: string, taskId: string, r
     }
     // The poll job that stops the vendor work is brought forward to now.
     const marked = await core.db.transaction(async (tx) => {
-      const updated = await transitionTask(tx, taskId, ["running"], {
+      const updated = await transitionTask(tx, taskId, "advance", {
         cancelRequestedAt: row.cancelRequestedAt ?? now,
         cancelReason: row.cancelReason ?? reason ?? null,
       });

@@ -5,7 +5,8 @@ import { ServiceError } from "../errors/index.js";
 import { applyFailure, applyOutcome, DEADLINE_PASSED, taskFailureOf } from "./advance.js";
 import { ensureMediaResolved, inputForVendor } from "./media-inputs.js";
 import { finishUnsuccessfully } from "./finish.js";
-import { findTask, isTerminal, type TaskRow } from "./repository.js";
+import { findTask, type TaskRow } from "./repository.js";
+import { isTerminal, TASK_TRANSITIONS } from "./state.js";
 import { taskRowOf } from "./task-rows.js";
 
 // One run of the execute_task job: submit to the vendor. Safe to run again after a crash: a terminal task is left
@@ -28,20 +29,21 @@ export async function executeTask(core: Core, taskId: string, signal: AbortSigna
   }
 }
 
-// The usual case in one statement, the task read and its start together: a task still open and within its
-// deadline, of a family this process has an adapter for, is marked running (counted as an attempt when it was
+// The usual case in one statement, the task read and its start together (the state machine's `start`, written
+// out for the attempt count and the deadline): a task still open and within its deadline, of a family this process has an adapter for, is marked running (counted as an attempt when it was
 // queued; one found running was started by a worker that died or by a retry).
 async function startTask(core: Core, taskId: string, now: Date): Promise<TaskRow | null> {
   const families = core.providers.withAdapters();
   if (families.length === 0) return null;
   const at = now.toISOString();
+  const { from, to } = TASK_TRANSITIONS.start;
   const rows = await core.db.execute<Record<string, unknown>>(sql`
     update tasks set
-      status = 'running',
+      status = ${to},
       started_at = coalesce(started_at, ${at}::timestamptz),
       attempts = attempts + case when status = 'queued' then 1 else 0 end,
       progress = jsonb_build_object('percent', 10, 'stage', 'submitted', 'message', 'sent to ' || resolved_model)
-    where id = ${taskId} and status in ('queued', 'running') and deadline_at > ${at}::timestamptz
+    where id = ${taskId} and status in ${[...from]} and deadline_at > ${at}::timestamptz
       and provider_family in ${families}
     returning *`);
   return rows[0] ? taskRowOf(rows[0]) : null;
@@ -52,9 +54,9 @@ async function refuseToStart(core: Core, taskId: string, now: Date): Promise<nul
   const task = await findTask(core.db, taskId);
   if (!task || isTerminal(task.status)) return null;
   if (task.deadlineAt <= now) {
-    await finishUnsuccessfully(core, taskId, "failed", DEADLINE_PASSED);
+    await finishUnsuccessfully(core, taskId, "fail", DEADLINE_PASSED);
   } else if (!core.providers.get(task.providerFamily as never)) {
-    await finishUnsuccessfully(core, taskId, "failed", {
+    await finishUnsuccessfully(core, taskId, "fail", {
       code: "model_unavailable",
       message: `model ${task.resolvedModel} is not available: no adapter for its vendor family ${task.providerFamily}`,
     });

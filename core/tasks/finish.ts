@@ -5,7 +5,8 @@ import { recordFinish } from "../observability/task-events.js";
 import type { Core } from "../runtime.js";
 import { settleClonedVoice } from "../voices/clone-lifecycle.js";
 import type { StoredError, StoredUsage } from "./envelope.js";
-import { OPEN_STATUSES, transitionTask, type TaskChanges, type TaskRow } from "./repository.js";
+import type { TaskRow } from "./repository.js";
+import { TASK_TRANSITIONS, transitionTask, type TransitionChanges } from "./state.js";
 
 export interface NewArtifact {
   id: string;
@@ -34,8 +35,7 @@ export async function finishSucceeded(
   const finished = await core.finishes.submit(async (tx, settlements) => {
     const now = core.clock();
     const captured = BigInt(result.usage.total_micro);
-    const row = await transitionTask(tx, taskId, OPEN_STATUSES, {
-      status: "succeeded",
+    const row = await transitionTask(tx, taskId, "succeed", {
       output: result.output,
       usage: result.usage,
       completedAt: now,
@@ -58,15 +58,15 @@ export async function finishSucceeded(
 export async function finishUnsuccessfully(
   core: Core,
   taskId: string,
-  status: "failed" | "canceled",
+  ending: "fail" | "cancel" | "cancelQueued",
   error: StoredError | null,
-  options: { from?: readonly string[]; changes?: TaskChanges } = {},
+  changes: TransitionChanges = {},
 ): Promise<TaskRow | null> {
   const finished = await core.finishes.submit(async (tx, settlements) => {
     const now = core.clock();
-    const row = await transitionTask(tx, taskId, options.from ?? OPEN_STATUSES, {
-      ...options.changes,
-      status,
+    const status = TASK_TRANSITIONS[ending].to;
+    const row = await transitionTask(tx, taskId, ending, {
+      ...changes,
       error,
       usage: zeroUsage(),
       completedAt: now,

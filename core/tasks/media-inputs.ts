@@ -4,7 +4,8 @@ import { invalidRequest, jsonPointer } from "../errors/index.js";
 import { resolveMediaInputs } from "../media/resolve.js";
 import { mediaSlots, replaceAt, type MediaFacts } from "../media/slots.js";
 import type { Core } from "../runtime.js";
-import { transitionTask, type TaskRow } from "./repository.js";
+import type { TaskRow } from "./repository.js";
+import { transitionTask } from "./state.js";
 
 export type ResolvedMediaMap = Record<string, MediaFacts>;
 
@@ -16,7 +17,7 @@ export async function ensureMediaResolved(core: Core, task: TaskRow): Promise<Re
   if (!facts) {
     if (mediaSlots(input).length === 0) return {};
     facts = await resolveMediaInputs(core, { id: task.id, tenantId: task.tenantId, input });
-    await transitionTask(core.db, task.id, ["running"], { resolvedMedia: facts });
+    await transitionTask(core.db, task.id, "advance", { resolvedMedia: facts });
   }
   const failures = findCapability(task.capability)?.checkResolvedMedia?.(input as never, facts, task.resolvedModel) ?? [];
   if (failures.length > 0) throw invalidRequest(failures);

@@ -15,16 +15,16 @@ export async function pollTask(core: Core, taskId: string, signal: AbortSignal):
   const adapter = core.providers.get(task.providerFamily as never);
   if (task.cancelRequestedAt && adapter?.supportsCancel) {
     await stopVendorJob(core, task, signal);
-    await finishUnsuccessfully(core, taskId, "canceled", null);
+    await finishUnsuccessfully(core, taskId, "cancel", null);
     return;
   }
   if (task.deadlineAt <= core.clock()) {
     await stopVendorJob(core, task, signal);
-    await finishUnsuccessfully(core, taskId, "failed", DEADLINE_PASSED);
+    await finishUnsuccessfully(core, taskId, "fail", DEADLINE_PASSED);
     return;
   }
   if (!adapter?.poll) {
-    await finishUnsuccessfully(core, taskId, "failed", {
+    await finishUnsuccessfully(core, taskId, "fail", {
       code: "model_unavailable",
       message: `vendor family ${task.providerFamily} cannot be polled for ${task.resolvedModel}`,
     });

@@ -1,17 +1,11 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import type { Executor } from "../db/client.js";
 import { tasks } from "../db/schema/index.js";
-import { taskAssignments, taskRowOf, type TaskChanges, type TaskRow } from "./task-rows.js";
+import { taskRowOf, type TaskRow } from "./task-rows.js";
 
 export type { TaskChanges, TaskRow } from "./task-rows.js";
 
-export const TERMINAL_STATUSES = ["succeeded", "failed", "canceled"] as const;
-export type TerminalStatus = (typeof TERMINAL_STATUSES)[number];
-export const OPEN_STATUSES = ["queued", "running"] as const;
-
-export function isTerminal(status: string): status is TerminalStatus {
-  return (TERMINAL_STATUSES as readonly string[]).includes(status);
-}
+export { isTerminal, OPEN_STATUSES, TERMINAL_STATUSES } from "./state.js";
 
 export async function findTaskForTenant(tx: Executor, tenantId: string, taskId: string): Promise<TaskRow | null> {
   const rows = await tx
@@ -64,18 +58,4 @@ export async function listTasks(tx: Executor, filter: TaskListFilter): Promise<T
     .where(and(...conditions))
     .orderBy(desc(tasks.createdAt), desc(tasks.id))
     .limit(filter.limit);
-}
-
-// Moves a task from one of `from` to a new state; returns the updated row, or null when it was not in `from`
-// any more (another process got there first). Every state change goes through this guard.
-export async function transitionTask(
-  tx: Executor,
-  taskId: string,
-  from: readonly string[],
-  changes: TaskChanges,
-): Promise<TaskRow | null> {
-  const rows = await tx.execute<Record<string, unknown>>(
-    sql`update tasks set ${taskAssignments(changes)} where id = ${taskId} and status in ${[...from]} returning *`,
-  );
-  return rows[0] ? taskRowOf(rows[0]) : null;
 }

@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import type { Core } from "../runtime.js";
 import { DEADLINE_PASSED } from "./advance.js";
 import { finishUnsuccessfully } from "./finish.js";
+import { OPEN_STATUSES } from "./state.js";
 import { taskRowOf } from "./task-rows.js";
 import { stopVendorJob } from "./vendor-stop.js";
 
@@ -14,11 +15,11 @@ const TASK_EVENTS_KEPT_MS = 24 * 60 * 60 * 1000;
 export async function sweepOverdueTasks(core: Core, signal: AbortSignal = new AbortController().signal): Promise<number> {
   const now = core.clock();
   const overdue = await core.db.execute<Record<string, unknown>>(sql`
-    select * from tasks where status in ('queued', 'running') and deadline_at <= ${now.toISOString()} limit 500`);
+    select * from tasks where status in ${[...OPEN_STATUSES]} and deadline_at <= ${now.toISOString()} limit 500`);
   let ended = 0;
   for (const task of overdue.map(taskRowOf)) {
     if (task.status === "running") await stopVendorJob(core, task, signal);
-    const row = await finishUnsuccessfully(core, task.id, "failed", DEADLINE_PASSED);
+    const row = await finishUnsuccessfully(core, task.id, "fail", DEADLINE_PASSED);
     if (row) ended++;
   }
   await core.db.execute(sql`delete from idempotency_keys where expires_at <= ${now.toISOString()}`);

@@ -2,7 +2,7 @@ import type { Core } from "../runtime.js";
 import { ServiceError } from "../errors/index.js";
 import { toEnvelope, type TaskEnvelope } from "./envelope.js";
 import { envelopeContext, getTask } from "./read.js";
-import { isTerminal } from "./repository.js";
+import { isTerminal } from "./state.js";
 import { taskRowOf } from "./task-rows.js";
 
 // One event of GET /v1/tasks/{id}/events. `status` and `progress` carry the task's state after a change, with

@@ -1,7 +1,7 @@
 import type { Core } from "../runtime.js";
 import type { TaskEnvelope } from "./envelope.js";
 import { getTask } from "./read.js";
-import { isTerminal } from "./repository.js";
+import { isTerminal } from "./state.js";
 import type { TaskChange } from "./task-changes.js";
 
 // The longest a request may ask the server to wait (Prefer: wait=N, N ≤ 60).

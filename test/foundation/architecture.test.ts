@@ -52,3 +52,25 @@ describe("import graph", () => {
     }
   });
 });
+
+// core/tasks/state.ts is the task state machine: a status written anywhere else could skip its guard and end a
+// task twice.
+describe("the task state machine", () => {
+  it("every statement that sets a task's status takes it from core/tasks/state.ts's transition table", () => {
+    const writers: string[] = [];
+    for (const file of sources(path.join(ROOT, "core"))) {
+      const relative = path.relative(ROOT, file);
+      const text = readFileSync(file, "utf8");
+      for (const [, set] of text.matchAll(/\.update\(tasks\)\s*\.set\(\{([^}]*)\}/g)) {
+        expect(`${relative}: ${set}`).not.toMatch(/\bstatus\b/);
+      }
+      for (const [, assignments] of text.matchAll(/update tasks set([\s\S]*?)\bwhere\b/gi)) {
+        if (!/\bstatus\b/.test(assignments ?? "")) continue;
+        writers.push(relative);
+        expect(`${relative}: ${assignments}`).toMatch(/status: to\b|status = \$\{to\}/);
+        expect(text, relative).toMatch(/\bTASK_TRANSITIONS\b/);
+      }
+    }
+    expect(writers.sort()).toEqual(["core/tasks/execute.ts", "core/tasks/state.ts"]);
+  });
+});
