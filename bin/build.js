@@ -1,8 +1,9 @@
 // `npm run build`, and what `svc` runs when dist/ is missing or older than the sources: tsc over
-// tsconfig.build.json, then a stamp whose time is when the build started, so an edit made during a build still
-// counts as newer. Plain JavaScript because it must run before anything is compiled.
+// tsconfig.build.json, esbuild bundling the web console (console/ → dist/console), then a stamp whose time is when
+// the build started, so an edit made during a build still counts as newer. Plain JavaScript because it must run
+// before anything is compiled.
 import { spawnSync } from "node:child_process";
-import { closeSync, mkdirSync, openSync, readdirSync, rmSync, statSync, utimesSync } from "node:fs";
+import { closeSync, copyFileSync, mkdirSync, openSync, readdirSync, rmSync, statSync, utimesSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -12,7 +13,10 @@ const DIST = path.join(ROOT, "dist");
 const STAMP = path.join(DIST, ".build-stamp");
 const LOCK = path.join(DIST, ".build-lock");
 // The folders tsconfig.build.json compiles, and the files that change what it emits.
-const SOURCE_DIRS = ["core", "cli", "scripts", "mcp-server", "rest-server", "worker", "emulator", "bench"];
+const SOURCE_DIRS = ["core", "cli", "scripts", "mcp-server", "rest-server", "worker", "emulator", "bench", "console"];
+const SOURCE_EXTENSIONS = [".ts", ".tsx", ".css", ".html", ".svg"];
+const CONSOLE_SOURCE = path.join(ROOT, "console");
+const CONSOLE_DIST = path.join(DIST, "console");
 const CONFIG_FILES = ["tsconfig.json", "tsconfig.build.json"];
 const LOCK_GIVE_UP_MS = 5 * 60_000;
 
@@ -35,7 +39,7 @@ function newestSource(dir, since) {
     const file = path.join(dir, entry.name);
     if (entry.isDirectory()) {
       if (newestSource(file, since)) return true;
-    } else if (entry.name.endsWith(".ts") && (mtime(file) ?? 0) > since) {
+    } else if (SOURCE_EXTENSIONS.includes(path.extname(entry.name)) && (mtime(file) ?? 0) > since) {
       return true;
     }
   }
@@ -45,7 +49,7 @@ function newestSource(dir, since) {
 // A stat of each source (about 15 ms for the whole tree): cheaper than asking tsc, which reads every file.
 export function isStale(entry) {
   const built = mtime(STAMP);
-  if (built === null || mtime(path.join(DIST, entry)) === null) return true;
+  if (built === null || mtime(path.join(DIST, entry)) === null || mtime(path.join(CONSOLE_DIST, "index.html")) === null) return true;
   if (CONFIG_FILES.some((file) => (mtime(path.join(ROOT, file)) ?? 0) > built)) return true;
   return SOURCE_DIRS.some((dir) => newestSource(path.join(ROOT, dir), built));
 }
@@ -78,6 +82,35 @@ function withLock(action) {
   }
 }
 
+// The console's script and style sheet bundled by esbuild (Preact included), its page and icon copied beside
+// them: static files the REST server serves at / (rest-server/routes/console-routes.ts). Type errors are tsc's
+// business (`npm run typecheck` checks console/ with its own tsconfig); esbuild only strips the types. Returns 0
+// or 1.
+function buildConsole(require) {
+  const esbuild = require("esbuild");
+  rmSync(CONSOLE_DIST, { recursive: true, force: true });
+  try {
+    esbuild.buildSync({
+      entryPoints: [path.join(CONSOLE_SOURCE, "main.tsx"), path.join(CONSOLE_SOURCE, "console.css")],
+      outdir: CONSOLE_DIST,
+      bundle: true,
+      format: "esm",
+      target: "es2022",
+      jsx: "automatic",
+      jsxImportSource: "preact",
+      minify: true,
+      sourcemap: "linked",
+      logLevel: "error",
+    });
+  } catch {
+    return 1;
+  }
+  for (const name of readdirSync(CONSOLE_SOURCE)) {
+    if ([".html", ".svg"].includes(path.extname(name))) copyFileSync(path.join(CONSOLE_SOURCE, name), path.join(CONSOLE_DIST, name));
+  }
+  return 0;
+}
+
 // Returns tsc's exit status (0 when nothing needed doing). Its output goes to stderr: on `svc mcp` stdout is the protocol.
 export function build({ onlyIfStale = null } = {}) {
   return withLock((waited) => {
@@ -85,9 +118,10 @@ export function build({ onlyIfStale = null } = {}) {
     // call at most, never a queue of them while someone keeps editing.
     if (onlyIfStale && (!isStale(onlyIfStale) || (waited && mtime(path.join(DIST, onlyIfStale)) !== null))) return 0;
     const started = new Date();
+    const require = createRequire(import.meta.url);
     let tsc;
     try {
-      tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
+      tsc = require.resolve("typescript/bin/tsc");
     } catch {
       process.stderr.write("dist/ needs building and TypeScript is not installed: run `npm install` (with dev dependencies), then `npm run build`\n");
       return 1;
@@ -96,12 +130,13 @@ export function build({ onlyIfStale = null } = {}) {
       cwd: ROOT,
       stdio: ["ignore", process.stderr, process.stderr],
     });
+    const consoleStatus = buildConsole(require);
     // 2: type errors, but the JavaScript was emitted; anything else emitted nothing to stamp.
-    if (result.status === 0 || result.status === 2) {
+    if ((result.status === 0 || result.status === 2) && consoleStatus === 0) {
       closeSync(openSync(STAMP, "w"));
       utimesSync(STAMP, started, started);
     }
-    return result.status ?? 1;
+    return (result.status ?? 1) || consoleStatus;
   });
 }
 

@@ -10,6 +10,7 @@ import { registerRequestTelemetry, requestLogController } from "./plugins/reques
 import { requestIdFor } from "./plugins/request-id.js";
 import { registerArtifactRoutes } from "./routes/artifact-routes.js";
 import { registerCapabilityRoutes } from "./routes/capability-routes.js";
+import { registerConsoleRoutes } from "./routes/console-routes.js";
 import { registerHealthRoutes } from "./routes/health-routes.js";
 import { registerOpenApiRoutes } from "./routes/openapi-routes.js";
 import { registerOperationRoutes } from "./routes/operation-routes.js";
@@ -63,5 +64,6 @@ export function buildRestApp(core: Core, options: RestAppOptions = {}): FastifyI
   registerArtifactRoutes(app, core);
   registerHealthRoutes(app, core);
   registerOpenApiRoutes(app, core);
+  registerConsoleRoutes(app, core);
   return app;
 }

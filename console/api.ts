@@ -1,0 +1,81 @@
+import { storedKey } from "./session-key";
+
+// Every call the console makes: a path of this origin's public API, the session's key as a bearer token. Paths
+// are relative, so nothing is ever sent to another origin.
+
+export interface ServiceErrorBody {
+  code: string;
+  type?: string;
+  message: string;
+  retryable?: boolean;
+  param?: string;
+  details?: Record<string, unknown>;
+  request_id?: string;
+}
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: ServiceErrorBody,
+  ) {
+    super(body.message);
+  }
+}
+
+export interface CallOptions {
+  body?: unknown;
+  idempotencyKey?: string;
+  signal?: AbortSignal;
+}
+
+export function authHeaders(): Record<string, string> {
+  const key = storedKey();
+  return key ? { Authorization: `Bearer ${key}` } : {};
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return text ? JSON.parse(text) : null;
+  } catch {
+    return null;
+  }
+}
+
+export async function api<T>(method: "GET" | "POST" | "DELETE", path: string, options: CallOptions = {}): Promise<T> {
+  const headers: Record<string, string> = { ...authHeaders() };
+  if (options.body !== undefined) headers["Content-Type"] = "application/json";
+  if (options.idempotencyKey) headers["Idempotency-Key"] = options.idempotencyKey;
+  const response = await fetch(path, {
+    method,
+    headers,
+    body: options.body === undefined ? undefined : JSON.stringify(options.body),
+    signal: options.signal,
+  });
+  const text = await response.text();
+  const parsed = parseJson(text);
+  if (!response.ok) {
+    const error = (parsed as { error?: ServiceErrorBody } | null)?.error;
+    throw new ApiError(response.status, error ?? { code: `http_${response.status}`, message: text.slice(0, 500) || response.statusText });
+  }
+  return parsed as T;
+}
+
+// A query string from the defined values only.
+export function query(values: Record<string, string | number | undefined>): string {
+  const entries = Object.entries(values).filter((entry): entry is [string, string | number] => entry[1] !== undefined && entry[1] !== "");
+  return entries.length === 0 ? "" : `?${new URLSearchParams(entries.map(([k, v]) => [k, String(v)])).toString()}`;
+}
+
+// The problems an error points at, by JSON Pointer: every entry of an invalid_request's details.errors, or the
+// error's own param.
+export function fieldErrors(error: ServiceErrorBody): Map<string, string> {
+  const fields = new Map<string, string>();
+  const listed = error.details?.errors;
+  if (Array.isArray(listed)) {
+    for (const entry of listed as { param?: unknown; reason?: unknown }[]) {
+      if (typeof entry.param === "string" && typeof entry.reason === "string" && !fields.has(entry.param)) fields.set(entry.param, entry.reason);
+    }
+  }
+  if (error.param !== undefined && !fields.has(error.param)) fields.set(error.param, error.message);
+  return fields;
+}

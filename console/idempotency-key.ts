@@ -1,0 +1,9 @@
+// A random UUID (v4) for an Idempotency-Key. crypto.randomUUID exists only in secure contexts (HTTPS, localhost);
+// getRandomValues everywhere, so a console opened over plain HTTP on another host name works too.
+export function newIdempotencyKey(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  bytes[6] = (bytes[6]! & 0x0f) | 0x40;
+  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
+  const hex = [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
