@@ -10,13 +10,11 @@ import { registerRequestTelemetry, requestLogController } from "./plugins/reques
 import { requestIdFor } from "./plugins/request-id.js";
 import { registerArtifactRoutes } from "./routes/artifact-routes.js";
 import { registerCapabilityRoutes } from "./routes/capability-routes.js";
-import { registerConsoleRoutes } from "./routes/console-routes.js";
 import { registerHealthRoutes } from "./routes/health-routes.js";
 import { registerOpenApiRoutes } from "./routes/openapi-routes.js";
 import { registerOperationRoutes } from "./routes/operation-routes.js";
 import { registerQuoteRoutes } from "./routes/quote-routes.js";
 import { registerTaskEventRoutes } from "./routes/task-event-routes.js";
-import { registerTaskRoutes } from "./routes/task-routes.js";
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -57,13 +55,11 @@ export function buildRestApp(core: Core, options: RestAppOptions = {}): FastifyI
   registerUrlText(app);
   registerRateLimit(app, core);
   registerCapabilityRoutes(app, core);
-  registerTaskRoutes(app, core);
   registerTaskEventRoutes(app, core);
   registerQuoteRoutes(app, core);
   registerOperationRoutes(app, core);
   registerArtifactRoutes(app, core);
   registerHealthRoutes(app, core);
   registerOpenApiRoutes(app, core);
-  registerConsoleRoutes(app, core);
   return app;
 }

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { Executor } from "../db/client.js";
-import { invalidCursor, invalidQuery } from "../contracts/query-errors.js";
 import { invalidRequest, ServiceError, zodFailures } from "../errors/index.js";
+import { decodeCursor, pageOf, pageQuerySchema, parseListQuery } from "../operations/pagination.js";
 import type { Core } from "../runtime.js";
 import { encryptSecret } from "./secret-box.js";
 import { generateSigningSecret } from "./signature.js";
@@ -85,34 +85,17 @@ export async function retireSigningKey(core: Core, tenantId: string, keyId: stri
   return getSigningKey(core, tenantId, keyId);
 }
 
-const listQuerySchema = z
-  .object({ limit: z.coerce.number().int().min(1).max(100).default(20), cursor: z.string().optional() })
-  .strict();
+export const signingKeyListQuerySchema = pageQuerySchema.strict();
 
-function decodeCursor(cursor: string): string {
-  try {
-    const value = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as { v?: number; before?: unknown };
-    if (value.v === 1 && typeof value.before === "string" && /^csk_[0-9a-z]{26}$/.test(value.before)) return value.before;
-  } catch {
-    // falls through to the refusal below
-  }
-  throw invalidCursor();
+// Newest first; the cursor is the last key of a page, {v: 1, before: id}.
+function signingKeyPosition(value: Record<string, unknown>): string | undefined {
+  return value.v === 1 && typeof value.before === "string" && /^csk_[0-9a-z]{26}$/.test(value.before) ? value.before : undefined;
 }
 
 export async function listSigningKeysPage(core: Core, tenantId: string, query: Record<string, unknown>) {
-  const parsed = listQuerySchema.safeParse(query);
-  if (!parsed.success) throw invalidQuery(parsed.error);
-  const { limit, cursor } = parsed.data;
-  const beforeId = cursor !== undefined ? decodeCursor(cursor) : undefined;
+  const { limit, cursor } = parseListQuery(signingKeyListQuerySchema, query);
+  const beforeId = cursor !== undefined ? decodeCursor(cursor, signingKeyPosition, "query") : undefined;
   const rows = await listSigningKeys(core.db, { tenantId, beforeId, limit: limit + 1 });
-  const page = rows.slice(0, limit);
-  const hasMore = rows.length > limit;
   const now = core.clock();
-  return {
-    object: "list" as const,
-    data: page.map((row) => signingKeyView(row, now)),
-    has_more: hasMore,
-    next_cursor:
-      hasMore && page.length > 0 ? Buffer.from(JSON.stringify({ v: 1, before: page[page.length - 1]!.id })).toString("base64url") : null,
-  };
+  return pageOf(rows, limit, (last) => ({ v: 1, before: last.id }), (row) => signingKeyView(row, now));
 }

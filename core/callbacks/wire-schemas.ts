@@ -18,13 +18,6 @@ export const callbackSigningKeySchema = z.object({
   secret: z.string().optional().describe("only in the answer to create and rotate; shown once, keep it safe"),
 });
 
-export const callbackSigningKeyListSchema = z.object({
-  object: z.literal("list"),
-  data: z.array(callbackSigningKeySchema),
-  has_more: z.boolean(),
-  next_cursor: z.string().nullable(),
-});
-
 // The event's own fields; its `task` is the task envelope.
 export const callbackEventFieldsSchema = z.object({
   event_id: z.string().describe("stable across retries and redeliveries; dedupe on it"),

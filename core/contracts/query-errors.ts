@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { ServiceError, zodFailures } from "../errors/index.js";
+import { failure, ServiceError, zodFailures } from "../errors/index.js";
 
 // Refusals of a URL's query. SPEC.md makes `param` a JSON Pointer into the request body, and a query parameter is
 // not in the body, so these carry no `param`: `details.errors[].loc` names the parameter as ["query", name], as
@@ -11,8 +11,12 @@ export function invalidQuery(error: z.ZodError): ServiceError {
   return new ServiceError("invalid_request", message, { details: { errors } });
 }
 
-export function invalidCursor(): ServiceError {
+// A cursor given in the query is named as ["query", "cursor"]; one given as a tool's argument is pointed at, as
+// the tool's other argument refusals are (`param` "/cursor").
+export function invalidCursor(from: "query" | "arguments"): ServiceError {
+  const reason = "is not a next_cursor of this list";
   return new ServiceError("invalid_cursor", "The pagination cursor is malformed; pass next_cursor from a previous page unchanged.", {
-    details: { errors: [{ loc: ["query", "cursor"], reason: "is not a next_cursor of this list" }] },
+    ...(from === "arguments" ? { param: "/cursor" } : {}),
+    details: { errors: [from === "arguments" ? failure(["cursor"], reason) : { loc: ["query", "cursor"], reason }] },
   });
 }

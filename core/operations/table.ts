@@ -1,13 +1,18 @@
 import { z } from "zod";
+import { listTaskAssets } from "../artifacts/read.js";
 import { assetUploadSchema, uploadAsset } from "../assets/upload.js";
 import { redeliverCallback } from "../callbacks/redeliver.js";
-import { createSigningKey, getSigningKey, listSigningKeysPage, retireSigningKey } from "../callbacks/signing-keys.js";
+import { createSigningKey, getSigningKey, listSigningKeysPage, retireSigningKey, signingKeyListQuerySchema } from "../callbacks/signing-keys.js";
 import { rotateSigningKey } from "../callbacks/rotate-signing-key.js";
 import { capabilityDetail, capabilityList, modelDetail, modelList } from "../catalog/cards.js";
 import { creditBalanceView } from "../credits/view.js";
 import { deleteVoice } from "../voices/delete.js";
 import { getVoice } from "../voices/get.js";
-import { listVoicesPage } from "../voices/list.js";
+import { cancelTaskRequest, cancelTaskBodySchema } from "../tasks/cancel-request.js";
+import { findTaskByIdempotencyKey, idempotencyLookupQuerySchema, isIdempotencyKeyLookup } from "../tasks/idempotency-lookup.js";
+import { getTask, listTasksPage, taskListQuerySchema } from "../tasks/read.js";
+import { waitForTask } from "../tasks/task-wait.js";
+import { listVoicesPage, voiceListQuerySchema } from "../voices/list.js";
 import {
   documentedCreateSigningKeyBody,
   documentedRotateSigningKeyBody,
@@ -15,7 +20,6 @@ import {
   documentedSigningKeySchema,
 } from "./callback-schemas.js";
 import { ADMISSION_ERRORS } from "./create-errors.js";
-import { pageQuerySchema } from "./pagination.js";
 import {
   capabilityCardSchema,
   capabilityListSchema,
@@ -32,7 +36,7 @@ import {
   voiceSchema,
 } from "./response-schemas.js";
 import { documentedTaskListSchema, documentedTaskSchema } from "./task-envelope.js";
-import type { Operation } from "./types.js";
+import { StatusAnswer, type Operation } from "./types.js";
 
 // Every route besides the task-creating ones (those come from the capability table), once: REST registers the
 // operations that have a use case from here (rest-server/routes/operation-routes.ts), and the OpenAPI document
@@ -59,16 +63,12 @@ const TASK_OPERATIONS: Operation[] = [
     path: "/v1/tasks",
     summary: "List your tasks, newest first",
     area: "tasks",
-    query: pageQuerySchema.extend({
-      status: z.enum(["queued", "running", "succeeded", "failed", "canceled"]).optional().describe("Only tasks in this status."),
-      capability: z.string().optional().describe("Only tasks of this capability."),
-      idempotency_key: z
-        .string()
-        .optional()
-        .describe("Alone: the task this Idempotency-Key created in the last 24 hours, as a list of at most one."),
-    }),
+    // The list's query, or the key lookup's (idempotency_key alone).
+    query: taskListQuerySchema.extend(idempotencyLookupQuerySchema.partial().shape),
     responses: { 200: { description: "A page of tasks", body: taskList } },
     errors: ["invalid_request", "invalid_cursor"],
+    run: (core, call) =>
+      isIdempotencyKeyLookup(call.query) ? findTaskByIdempotencyKey(core, call.tenantId, call.query) : listTasksPage(core, call.tenantId, call.query),
   },
   {
     operationId: "getTask",
@@ -80,6 +80,7 @@ const TASK_OPERATIONS: Operation[] = [
     headers: preferWaitHeaders,
     responses: { 200: { description: "The task", body: task, headers: ["Preference-Applied"] } },
     errors: ["task_not_found"],
+    run: (core, call) => (call.wait ? waitForTask(core, call.tenantId, call.params.task_id!, call.wait) : getTask(core, call.tenantId, call.params.task_id!)),
   },
   {
     operationId: "streamTaskEvents",
@@ -121,16 +122,16 @@ const TASK_OPERATIONS: Operation[] = [
     summary: "Cancel a task: a terminal task answers its final state; a running task that cannot be stopped answers 409",
     area: "tasks",
     params: taskId,
-    body: {
-      schema: z.object({ reason: z.string().max(1000).optional().describe("Why, kept with the task.") }).strict(),
-      component: "CancelTaskRequest",
-      required: false,
-    },
+    body: { schema: cancelTaskBodySchema, component: "CancelTaskRequest", required: false },
     responses: {
       200: { description: "The task was already terminal, or was canceled at once: its final state", body: task },
       202: { description: "Cancellation requested: the task ends canceled shortly; keep polling", body: task },
     },
     errors: ["task_not_found", "conflict", "invalid_request"],
+    run: async (core, call) => {
+      const result = await cancelTaskRequest(core, call.tenantId, call.params.task_id!, call.body);
+      return new StatusAnswer(result.outcome === "requested" ? 202 : 200, result.task);
+    },
   },
   {
     operationId: "listTaskAssets",
@@ -141,6 +142,7 @@ const TASK_OPERATIONS: Operation[] = [
     params: taskId,
     responses: { 200: { description: "The task's artifacts", body: { schema: taskAssetListSchema, component: "TaskAssetList" } } },
     errors: ["task_not_found"],
+    run: (core, call) => listTaskAssets(core, call.tenantId, call.params.task_id!),
   },
   {
     operationId: "redeliverTaskCallback",
@@ -172,7 +174,7 @@ const ACCOUNT_OPERATIONS: Operation[] = [
     path: "/v1/voices",
     summary: "Preset voices and your cloned voices",
     area: "voices",
-    query: pageQuerySchema,
+    query: voiceListQuerySchema,
     responses: { 200: { description: "A page of voices", body: { schema: voiceListSchema, component: "VoiceList" } } },
     errors: ["invalid_request", "invalid_cursor"],
     run: (core, call) => listVoicesPage(core, call.tenantId, call.query),
@@ -230,7 +232,7 @@ const CALLBACK_OPERATIONS: Operation[] = [
     path: "/v1/callback-signing-keys",
     summary: "Your callback signing keys, newest first (never their secrets)",
     area: "callbacks",
-    query: pageQuerySchema,
+    query: signingKeyListQuerySchema,
     responses: { 200: { description: "A page of keys", body: { schema: documentedSigningKeyListSchema, component: "CallbackSigningKeyList" } } },
     errors: ["invalid_request", "invalid_cursor"],
     run: (core, call) => listSigningKeysPage(core, call.tenantId, call.query),
@@ -370,32 +372,6 @@ const SERVICE_OPERATIONS: Operation[] = [
     errors: [],
   },
   {
-    operationId: "getConsole",
-    method: "GET",
-    path: "/",
-    summary: "The web console: try every capability, see and play the results, manage credits, keys and voices with your API key",
-    area: null,
-    responses: {
-      200: { description: "The console's page", body: { mediaType: "text/html", text: "An HTML page." } },
-      304: { description: "Not modified (If-None-Match)" },
-      503: { description: "The console is not built (npm run build)", body: { mediaType: "text/plain", text: "What to run." } },
-    },
-    errors: [],
-  },
-  {
-    operationId: "getConsoleFile",
-    method: "GET",
-    path: "/console/{file}",
-    summary: "A file of the web console (its script or style sheet)",
-    area: null,
-    params: z.object({ file: z.string().describe("The file's name, as the console's page links it.") }),
-    responses: {
-      200: { description: "The file", body: { mediaType: "text/plain", text: "JavaScript, CSS or a source map." } },
-      304: { description: "Not modified (If-None-Match)" },
-    },
-    errors: ["not_found"],
-  },
-  {
     operationId: "getLiveness",
     method: "GET",
     path: "/healthz",
@@ -434,3 +410,11 @@ export const OPERATIONS: readonly Operation[] = [
   ...CATALOG_OPERATIONS,
   ...SERVICE_OPERATIONS,
 ];
+
+// An operation by its operationId, for the surfaces that build on one (MCP's query tools take their arguments'
+// schemas from it).
+export function operationNamed(operationId: string): Operation {
+  const operation = OPERATIONS.find((o) => o.operationId === operationId);
+  if (!operation) throw new Error(`no operation ${operationId}`);
+  return operation;
+}

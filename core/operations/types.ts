@@ -2,6 +2,7 @@ import type { z } from "zod";
 import type { Area } from "../auth/areas.js";
 import type { ErrorCode } from "../errors/catalogue.js";
 import type { Core } from "../runtime.js";
+import type { WaitOptions } from "../tasks/task-wait.js";
 
 // What a use case receives from any surface: the authenticated tenant and the request's raw parts, which the use
 // case validates itself (so REST and MCP refuse the same input with the same error).
@@ -10,6 +11,18 @@ export interface OperationCall {
   params: Record<string, string>;
   query: Record<string, unknown>;
   body: unknown;
+  // Set when the caller asked to be answered once the task has ended (REST's Prefer: wait=N), for the operations
+  // whose answer documents Preference-Applied.
+  wait?: WaitOptions;
+}
+
+// A use case's answer at a status other than the operation's first documented one (a cancel that could only be
+// requested answers 202, one that ended the task 200).
+export class StatusAnswer {
+  constructor(
+    readonly status: number,
+    readonly body: unknown,
+  ) {}
 }
 
 // One answer of an operation: a JSON body described by a zod schema (a named component of the OpenAPI
@@ -43,7 +56,8 @@ export interface Operation {
   // The refusals particular to this operation; authentication, area, rate limit and internal errors are added to
   // every authenticated operation.
   errors: readonly ErrorCode[];
-  // The use case. Operations without one are registered by hand (streams, signed downloads, the document itself)
-  // and only described here. Its answer is sent with the first status of `responses`.
+  // The use case. Operations without one are registered by hand (streams, signed downloads, quotes, the document
+  // itself) and only described here. Its answer is sent with the first status of `responses`, or as a StatusAnswer
+  // says.
   run?: (core: Core, call: OperationCall) => Promise<unknown>;
 }

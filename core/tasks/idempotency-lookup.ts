@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { invalidQuery } from "../contracts/query-errors.js";
+import { parseListQuery, wholePage } from "../operations/pagination.js";
 import type { Core } from "../runtime.js";
 import { toEnvelope, type TaskEnvelope } from "./envelope.js";
 import { envelopeContext } from "./read.js";
@@ -7,7 +7,15 @@ import { taskRowOf } from "./task-rows.js";
 
 // GET /v1/tasks?idempotency_key=…: the query names the key alone (a list filter beside it would be ignored, so
 // it is refused instead).
-const lookupQuerySchema = z.object({ idempotency_key: z.string().min(1).max(128) }).strict();
+export const idempotencyLookupQuerySchema = z
+  .object({
+    idempotency_key: z
+      .string()
+      .min(1)
+      .max(128)
+      .describe("Alone: the task this Idempotency-Key created in the last 24 hours, as a list of at most one."),
+  })
+  .strict();
 
 export function isIdempotencyKeyLookup(query: Record<string, unknown>): boolean {
   return Object.hasOwn(query, "idempotency_key");
@@ -17,12 +25,10 @@ export function isIdempotencyKeyLookup(query: Record<string, unknown>): boolean 
 // admission), for the tenant that sent it only: a client whose create timed out finds its task without replaying
 // the request. A list of at most one, so the answer has the shape of GET /v1/tasks whichever way it turns out.
 export async function findTaskByIdempotencyKey(core: Core, tenantId: string, query: Record<string, unknown>) {
-  const parsed = lookupQuerySchema.safeParse(query);
-  if (!parsed.success) throw invalidQuery(parsed.error);
+  const { idempotency_key: key } = parseListQuery(idempotencyLookupQuerySchema, query);
   const rows = await core.reads`
     select t.* from idempotency_keys k join tasks t on t.id = k.task_id and t.tenant_id = k.tenant_id
-     where k.tenant_id = ${tenantId} and k.key = ${parsed.data.idempotency_key} and k.expires_at > ${core.clock().toISOString()}::timestamptz`;
+     where k.tenant_id = ${tenantId} and k.key = ${key} and k.expires_at > ${core.clock().toISOString()}::timestamptz`;
   const ctx = envelopeContext(core);
-  const data: TaskEnvelope[] = rows.map((raw) => toEnvelope(taskRowOf(raw), ctx));
-  return { object: "list" as const, data, has_more: false, next_cursor: null };
+  return wholePage<TaskEnvelope>(rows.map((raw) => toEnvelope(taskRowOf(raw), ctx)));
 }

@@ -1,16 +1,23 @@
 import type { FastifyInstance } from "fastify";
-import { OPERATIONS, type Core } from "../../core/index.js";
+import { OPERATIONS, StatusAnswer, type Core, type Operation } from "../../core/index.js";
 import { principalOf, requireAuth } from "../plugins/auth.js";
+import { preferredWait } from "./prefer-wait.js";
+
+// An operation whose answer documents Preference-Applied honours Prefer: wait=N (GET /v1/tasks/{task_id}).
+function honoursPreferWait(operation: Operation): boolean {
+  return Object.values(operation.responses).some((response) => response.headers?.includes("Preference-Applied"));
+}
 
 // One loop over the operations table: every operation with a use case is the same handler, authenticated for its
-// area, answering with its first documented status. The others (task reads, streams, downloads, probes, the
-// document) are registered by hand in their own files.
+// area, answering with its first documented status unless the use case names another. The others (event streams,
+// signed downloads, quotes, probes, the document) are registered by hand in their own files.
 export function registerOperationRoutes(app: FastifyInstance, core: Core): void {
   for (const operation of OPERATIONS) {
     const run = operation.run;
     if (!run) continue;
     if (!operation.area || operation.area === "capability") throw new Error(`${operation.operationId} has a use case but no fixed area`);
     const status = Number(Object.keys(operation.responses)[0]);
+    const waits = honoursPreferWait(operation);
     app.route<{ Params: Record<string, string>; Querystring: Record<string, unknown> }>({
       method: operation.method,
       url: operation.path.replace(/\{(\w+)\}/g, ":$1"),
@@ -21,8 +28,9 @@ export function registerOperationRoutes(app: FastifyInstance, core: Core): void 
           params: request.params,
           query: request.query,
           body: request.body,
+          wait: waits ? preferredWait(request, reply) : undefined,
         });
-        return reply.status(status).send(answer);
+        return answer instanceof StatusAnswer ? reply.status(answer.status).send(answer.body) : reply.status(status).send(answer);
       },
     });
   }

@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
-import { MAX_WAIT_SECONDS, waitForTask, type Core } from "../../core/index.js";
+import { MAX_WAIT_SECONDS, waitForTask, type Core, type WaitOptions } from "../../core/index.js";
 import { principalOf } from "../plugins/auth.js";
 
 type Task = Awaited<ReturnType<typeof waitForTask>>;
@@ -18,20 +18,21 @@ export function preferredWaitSeconds(request: FastifyRequest): number | undefine
   return undefined;
 }
 
-// The task as it stands, or, when the request asked to wait, once it has ended or the wait is over, whichever
-// comes first; Preference-Applied says the wait was honoured. A client that hangs up ends the wait.
-export async function afterPreferredWait(core: Core, request: FastifyRequest, reply: FastifyReply, task: Task): Promise<Task> {
+// The wait a request asked for, as core waits (until the task ends or the time is up), or undefined when it asked
+// for none; Preference-Applied says the wait is honoured. A client that hangs up ends the wait.
+export function preferredWait(request: FastifyRequest, reply: FastifyReply): WaitOptions | undefined {
   const seconds = preferredWaitSeconds(request);
-  if (seconds === undefined) return task;
+  if (seconds === undefined) return undefined;
   reply.header("Preference-Applied", `wait=${seconds}`);
-  if (TERMINAL.has(task.status)) return task;
   const gone = new AbortController();
-  const hangUp = () => gone.abort();
-  reply.raw.once("close", hangUp);
-  try {
-    return await waitForTask(core, principalOf(request).tenantId, task.task_id, { timeoutMs: seconds * 1000, signal: gone.signal });
-  } finally {
-    reply.raw.off("close", hangUp);
-  }
+  reply.raw.once("close", () => gone.abort());
+  return { timeoutMs: seconds * 1000, signal: gone.signal };
 }
 
+// A task just created as it stands, or, when the request asked to wait, once it has ended or the wait is over,
+// whichever comes first.
+export async function afterPreferredWait(core: Core, request: FastifyRequest, reply: FastifyReply, task: Task): Promise<Task> {
+  const wait = preferredWait(request, reply);
+  if (!wait || TERMINAL.has(task.status)) return task;
+  return waitForTask(core, principalOf(request).tenantId, task.task_id, wait);
+}
