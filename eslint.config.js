@@ -2,7 +2,7 @@ import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["node_modules/", ".data/", "migrations/", "dist/"] },
+  { ignores: ["node_modules/", ".data/", "migrations/", "dist/", "client/dist/"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   { files: ["**/*.js"], languageOptions: { globals: { process: "readonly", console: "readonly" } } },

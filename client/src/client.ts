@@ -1,0 +1,132 @@
+import { ServiceError } from "./errors.js";
+import { CAPABILITY_PATHS } from "./generated/capabilities.js";
+import { Transport, type TransportOptions } from "./transport.js";
+import type { Artifact, CapabilityId, CreateBody, CreatePath, CreditBalance, ListTasksQuery, Quote, Task, TaskList } from "./types.js";
+import { MAX_SERVER_WAIT_SECONDS, waitForTaskEnd, type WaitOptions } from "./wait.js";
+import { verifyWebhook } from "./webhooks.js";
+
+export type ClientOptions = TransportOptions;
+
+export interface CreateOptions {
+  // The request's identity for 24 hours. One is generated per call when omitted; either way every retry of this
+  // call sends the same one, and it is on a thrown ServiceError (idempotencyKey) to look the task up later.
+  idempotencyKey?: string;
+  // Prefer: wait=N: the 202 comes once the task has ended or after N seconds (at most 60).
+  waitSeconds?: number;
+  signal?: AbortSignal;
+}
+
+export interface Download {
+  body: ReadableStream<Uint8Array>;
+  contentType: string | null;
+  byteLength: number | null;
+}
+
+const taskPath = (taskId: string) => `/v1/tasks/${encodeURIComponent(taskId)}`;
+const waitHeader = (seconds: number | undefined): Record<string, string> =>
+  seconds === undefined ? {} : { prefer: `wait=${Math.max(0, Math.min(MAX_SERVER_WAIT_SECONDS, Math.floor(seconds)))}` };
+
+function createPath(capabilityOrPath: CapabilityId | CreatePath): CreatePath {
+  if (capabilityOrPath in CAPABILITY_PATHS) return CAPABILITY_PATHS[capabilityOrPath as CapabilityId];
+  if (Object.values<string>(CAPABILITY_PATHS).includes(capabilityOrPath)) return capabilityOrPath as CreatePath;
+  throw new TypeError(`${capabilityOrPath} is neither a capability id nor a task-creating path`);
+}
+
+// The media task service over HTTP, typed from its OpenAPI document. No dependency beyond the platform's fetch,
+// Web Crypto and streams (Node 20+, browsers, Deno, Bun).
+export class MediaTaskClient {
+  readonly webhooks = { verify: verifyWebhook };
+  private readonly transport: Transport;
+
+  constructor(options: ClientOptions) {
+    this.transport = new Transport(options);
+  }
+
+  // Creates a task (202, queued, or ended when waitSeconds let it). Retryable failures (no answer, 429, 5xx,
+  // request_in_progress…) are retried with backoff under one Idempotency-Key: a retry of a create that did reach
+  // the service answers that same task, never a second one.
+  async create<T extends CapabilityId | CreatePath>(capabilityOrPath: T, body: CreateBody<T>, options: CreateOptions = {}): Promise<Task> {
+    const idempotencyKey = options.idempotencyKey ?? crypto.randomUUID();
+    try {
+      const answer = await this.transport.json<Task>({
+        method: "POST",
+        path: createPath(capabilityOrPath),
+        body,
+        headers: { "idempotency-key": idempotencyKey, ...waitHeader(options.waitSeconds) },
+        signal: options.signal,
+      });
+      return answer.body;
+    } catch (error) {
+      if (error instanceof ServiceError) error.idempotencyKey = idempotencyKey;
+      throw error;
+    }
+  }
+
+  // Until the task ends (server wait, then the event stream): the ended envelope, whatever its status.
+  wait(task: Task | string, options?: WaitOptions): Promise<Task> {
+    return waitForTaskEnd(this.transport, task, options);
+  }
+
+  // create, then wait.
+  async run<T extends CapabilityId | CreatePath>(capabilityOrPath: T, body: CreateBody<T>, options: CreateOptions & WaitOptions = {}): Promise<Task> {
+    return this.wait(await this.create(capabilityOrPath, body, { ...options, waitSeconds: options.waitSeconds ?? options.serverWaitSeconds ?? MAX_SERVER_WAIT_SECONDS }), options);
+  }
+
+  async getTask(taskId: string, options: { waitSeconds?: number; signal?: AbortSignal } = {}): Promise<Task> {
+    return (await this.transport.json<Task>({ method: "GET", path: taskPath(taskId), headers: waitHeader(options.waitSeconds), signal: options.signal })).body;
+  }
+
+  async cancel(taskId: string, options: { reason?: string; signal?: AbortSignal } = {}): Promise<Task> {
+    const body = options.reason === undefined ? {} : { reason: options.reason };
+    return (await this.transport.json<Task>({ method: "POST", path: `${taskPath(taskId)}/cancel`, body, signal: options.signal })).body;
+  }
+
+  // What the create would do (model, price, hold), or its refusal as a ServiceError; nothing is held or created.
+  async quote<C extends CapabilityId>(capability: C, body: CreateBody<C>, options: { signal?: AbortSignal } = {}): Promise<Quote> {
+    return (await this.transport.json<Quote>({ method: "POST", path: "/v1/quotes", body: { ...body, capability }, signal: options.signal })).body;
+  }
+
+  async listTasksPage(query: ListTasksQuery & { cursor?: string } = {}, options: { signal?: AbortSignal } = {}): Promise<TaskList> {
+    return (await this.transport.json<TaskList>({ method: "GET", path: "/v1/tasks", query, signal: options.signal })).body;
+  }
+
+  // Every task matching the query, newest first, following next_cursor page by page.
+  async *listTasks(query: ListTasksQuery = {}, options: { signal?: AbortSignal } = {}): AsyncGenerator<Task> {
+    let cursor: string | undefined;
+    do {
+      const page = await this.listTasksPage({ ...query, ...(cursor !== undefined ? { cursor } : {}) }, options);
+      yield* page.data;
+      cursor = page.has_more && page.next_cursor ? page.next_cursor : undefined;
+    } while (cursor !== undefined);
+  }
+
+  // The task an Idempotency-Key created within the last 24 hours, for this tenant; null when there is none.
+  async findByIdempotencyKey(idempotencyKey: string, options: { signal?: AbortSignal } = {}): Promise<Task | null> {
+    const page = await this.transport.json<TaskList>({ method: "GET", path: "/v1/tasks", query: { idempotency_key: idempotencyKey }, signal: options.signal });
+    return page.body.data[0] ?? null;
+  }
+
+  async credits(options: { signal?: AbortSignal } = {}): Promise<CreditBalance> {
+    return (await this.transport.json<CreditBalance>({ method: "GET", path: "/v1/credits", signal: options.signal })).body;
+  }
+
+  // An artifact's bytes as a stream. Its signed URL is the credential, so no API key is sent (it may be a CDN's
+  // address); a URL past its url_expires_at is refused: read the task again for fresh ones.
+  async downloadStream(artifact: Pick<Artifact, "url"> | string, options: { signal?: AbortSignal } = {}): Promise<Download> {
+    const url = typeof artifact === "string" ? artifact : artifact.url;
+    const response = await this.transport.open({ method: "GET", path: url, authenticated: false, headers: { accept: "*/*" }, signal: options.signal });
+    if (!response.body) throw new TypeError(`${url} answered without a body`);
+    const length = response.headers.get("content-length");
+    return { body: response.body, contentType: response.headers.get("content-type"), byteLength: length === null ? null : Number(length) };
+  }
+
+  // An artifact's bytes, whole.
+  async download(artifact: Pick<Artifact, "url"> | string, options: { signal?: AbortSignal } = {}): Promise<Uint8Array> {
+    const { body } = await this.downloadStream(artifact, options);
+    return new Uint8Array(await new Response(body).arrayBuffer());
+  }
+}
+
+export function createClient(options: ClientOptions): MediaTaskClient {
+  return new MediaTaskClient(options);
+}
