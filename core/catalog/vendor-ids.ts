@@ -3,6 +3,7 @@ import { PRESET_VOICES } from "./voices.js";
 import type { FamilyIds, VendorIds } from "./vendor-ids/family-ids.js";
 import { VENDOR_A_IDS } from "./vendor-ids/vendorA.js";
 import { VENDOR_B_IDS } from "./vendor-ids/vendorB.js";
+import { VENDOR_C_IDS } from "./vendor-ids/vendorC.js";
 import { VENDOR_D_IDS } from "./vendor-ids/vendorD.js";
 import { VENDOR_G_IDS } from "./vendor-ids/vendorG.js";
 
@@ -19,6 +20,7 @@ export type VendorIdMap = Partial<Record<VendorFamily, VendorIds>>;
 const FAMILY_IDS = {
   vendorA: VENDOR_A_IDS,
   vendorB: VENDOR_B_IDS,
+  vendorC: VENDOR_C_IDS,
   vendorD: VENDOR_D_IDS,
   vendorG: VENDOR_G_IDS,
 } satisfies Partial<Record<VendorFamily, FamilyIds>>;

@@ -1,0 +1,17 @@
+import type { FamilyIds } from "./family-ids.js";
+
+// Read from Alibaba Cloud Model Studio's Wan 2.7 video references and the DashScope SDK (docs/providers/vendorC.md).
+// vendorC3.0-video and -prime have no Wan model in those references, and the image models' calls have not been
+// brought to the image reference yet: they are not mapped and still send our own ids.
+export const VENDOR_C_IDS: FamilyIds = {
+  mapped: ["vendorC2.7-t2v", "vendorC2.7-i2v", "vendorC2.7-r2v", "vendorC2.7-videoedit"],
+  defaults: {
+    models: {
+      "vendorC2.7-t2v": "wan2.7-t2v",
+      "vendorC2.7-i2v": "wan2.7-i2v",
+      "vendorC2.7-r2v": "wan2.7-r2v",
+      "vendorC2.7-videoedit": "wan2.7-videoedit",
+    },
+    voices: {},
+  },
+};
