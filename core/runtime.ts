@@ -1,4 +1,5 @@
 import { ArtifactUrlSigner } from "./artifacts/signed-url.js";
+import { callbackDeliveryParticipant } from "./callbacks/begin-delivery.js";
 import { S3ArtifactStore } from "./artifacts/s3-store.js";
 import { FilesystemArtifactStore, type ArtifactStore } from "./artifacts/store.js";
 import type { Config, VendorFamily } from "./config.js";
@@ -63,7 +64,10 @@ export function createCore(config: Config, overrides: CoreOverrides = {}): Core 
   const providers = new ProviderRegistry(config, metrics);
   const rateLimits = createRateLimitCounter(config, database.db);
   const admissions = new GroupCommit<Admission, AdmissionResult>((group) => admitBatch(database.direct, group));
-  const finishes = new GroupCommit<TaskEnding, TaskRow | null>((group) => finishBatch(database.db, group));
+  const ids = overrides.ids ?? defaultIds(clock);
+  // The parts other areas play in every task's ending (core/tasks/finish-batch.ts).
+  const finishParticipants = [callbackDeliveryParticipant(ids)];
+  const finishes = new GroupCommit<TaskEnding, TaskRow | null>((group) => finishBatch(database.db, group, finishParticipants));
   const principals = new PrincipalCache(database.direct);
   const taskChanges = new TaskChangeHub(config.databaseUrl, config.databaseQueryTimeoutMs);
   return {
@@ -71,7 +75,7 @@ export function createCore(config: Config, overrides: CoreOverrides = {}): Core 
     db: database.db,
     reads: database.reads,
     clock,
-    ids: overrides.ids ?? defaultIds(clock),
+    ids,
     artifacts: config.s3 ? new S3ArtifactStore(config.s3) : new FilesystemArtifactStore(config.artifactDir),
     signer: new ArtifactUrlSigner(config.publicBaseUrl, config.artifactUrlSecret, config.artifactUrlTtlSeconds),
     providers,

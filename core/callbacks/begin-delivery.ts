@@ -1,14 +1,21 @@
 import type { Executor } from "../db/client.js";
 import type { IdGenerator } from "../ids.js";
+import type { FinishParticipant } from "../tasks/finish-batch.js";
 import { isTerminal, type TaskRow } from "../tasks/repository.js";
 import { startCallbackState } from "./delivery-repository.js";
 import { enqueueDeliveryAttempt } from "./delivery-job.js";
 import type { CallbackState } from "./state.js";
 
-// Called inside a task's terminal transition: the event gets its identity and its first attempt is enqueued in
-// the same transaction, so a task never ends without its callback being scheduled (nor is it scheduled twice).
-export async function beginCallbackDelivery(tx: Executor, ids: IdGenerator, row: TaskRow, endedAt: Date): Promise<TaskRow> {
-  if (!row.callbackUrl || !isTerminal(row.status)) return row;
+// A participant of every task's ending: the event gets its identity and its first attempt is enqueued in the
+// transaction that ends the task, so a task never ends without its callback being scheduled (nor is it scheduled
+// twice).
+export function callbackDeliveryParticipant(ids: IdGenerator): FinishParticipant {
+  return { name: "callback delivery", joinEnding: (tx, ended) => beginCallbackDelivery(tx, ids, ended) };
+}
+
+async function beginCallbackDelivery(tx: Executor, ids: IdGenerator, row: TaskRow): Promise<TaskRow> {
+  if (!row.callbackUrl || !isTerminal(row.status) || !row.completedAt) return row;
+  const endedAt = row.completedAt;
   const state: CallbackState = {
     status: "pending",
     attempt_count: 0,

@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import type { Area } from "../auth/areas.js";
 import type { VendorFamily } from "../config.js";
+import type { AdmissionSql, Executor } from "../db/client.js";
 import type { FieldFailure } from "../errors/index.js";
 import type { CommonCreateInput } from "../contracts/common-create.js";
 import type { MediaFacts } from "../media/slots.js";
@@ -56,6 +57,30 @@ export interface PrepareContext extends VoiceLookup {
 // tenant can pay, but nothing is charged until success, when the measured amount (at most the hold) is captured.
 export type BillingMode = "prepaid" | "postpaid";
 
+// A task as its capability's lifecycle hooks see it: at admission, and once it has ended.
+export interface AdmittedTask {
+  id: string;
+  tenantId: string;
+  capability: string;
+  resolvedModel: string;
+  input: unknown;
+  createdAt: Date;
+}
+
+export interface EndedTask {
+  id: string;
+  status: string;
+}
+
+// What only some capabilities do around the lifecycle every task shares (a voice clone's voice exists from
+// admission and is settled by the task's end), each in the transaction of the step it joins.
+export interface CapabilityLifecycle {
+  // Inside the admission transaction, with this capability's tasks among those admitted together.
+  admitted?(sql: AdmissionSql, tasks: readonly AdmittedTask[]): Promise<void>;
+  // Inside the transaction that ends one of its tasks, after its status and its credits.
+  finished?(tx: Executor, task: EndedTask, endedAt: Date): Promise<void>;
+}
+
 // One task-creating endpoint. REST routes, MCP tools, validation, catalog and OpenAPI are derived from these.
 export interface Capability<I extends CommonCreateInput = CommonCreateInput> {
   id: string;
@@ -77,4 +102,5 @@ export interface Capability<I extends CommonCreateInput = CommonCreateInput> {
   billingMode: BillingMode;
   deadlineSeconds: number;
   prepare(input: I, ctx: PrepareContext): Promise<Prepared>;
+  lifecycle?: CapabilityLifecycle;
 }

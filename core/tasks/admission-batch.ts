@@ -1,9 +1,9 @@
 import { insufficientBalance, lockBalances, recordHolds } from "../credits/ledger.js";
-import type { DirectSql } from "../db/client.js";
+import type { AdmissionSql, DirectSql } from "../db/client.js";
 import { ServiceError } from "../errors/index.js";
 import { forgetKeys, judgeClaim, readKeys, recordKeys, tryLockKeys, type KeyClaim } from "../idempotency/claim.js";
 import { enqueueJobsDirect } from "../jobs/enqueue.js";
-import { insertPendingVoices } from "../voices/clone-lifecycle.js";
+import { findCapability } from "../capabilities/table.js";
 import { insertTaskRows } from "./admitted-rows.js";
 import type { TaskRow } from "./repository.js";
 
@@ -74,12 +74,23 @@ export async function admitBatch(direct: DirectSql, admissions: readonly Admissi
       const holds = admitted.filter((a) => a.hold > 0n).map((a) => ({ tenantId: a.claim.tenantId, taskId: a.row.id, amount: a.hold }));
       if (replacingExpired.length > 0) writes.push(forgetKeys(connection, replacingExpired));
       writes.push(insertTaskRows(connection, rows));
-      writes.push(insertPendingVoices(connection, rows));
+      writes.push(...admissionHooks(connection, rows));
       if (holds.length > 0) writes.push(recordHolds(connection, holds));
       writes.push(recordKeys(connection, admitted.map((a) => ({ ...a.claim, taskId: a.row.id }))));
       writes.push(enqueueJobsDirect(connection, "execute_task", rows.map((row) => ({ task_id: row.id }))));
     }
     await Promise.all(writes);
     return results;
+  });
+}
+
+// The admission hooks of the capabilities among the admitted tasks (core/capabilities/types.ts, lifecycle), each
+// with its own tasks, in the admission's transaction.
+function admissionHooks(connection: AdmissionSql, rows: readonly TaskRow[]): Promise<void>[] {
+  const byCapability = new Map<string, TaskRow[]>();
+  for (const row of rows) byCapability.set(row.capability, [...(byCapability.get(row.capability) ?? []), row]);
+  return [...byCapability].flatMap(([capability, tasks]) => {
+    const admitted = findCapability(capability)?.lifecycle?.admitted;
+    return admitted ? [admitted(connection, tasks)] : [];
   });
 }

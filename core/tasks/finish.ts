@@ -1,9 +1,8 @@
-import { beginCallbackDelivery } from "../callbacks/begin-delivery.js";
 import { sql } from "drizzle-orm";
 import { artifacts, tasks } from "../db/schema/index.js";
 import { recordFinish } from "../observability/task-events.js";
 import type { Core } from "../runtime.js";
-import { settleClonedVoice } from "../voices/clone-lifecycle.js";
+import { findCapability } from "../capabilities/table.js";
 import type { StoredError, StoredUsage } from "./envelope.js";
 import type { TaskRow } from "./repository.js";
 import { TASK_TRANSITIONS, transitionTask, type TransitionChanges } from "./state.js";
@@ -23,8 +22,8 @@ function zeroUsage(): StoredUsage {
 }
 
 // Each terminal transition is one transaction (shared with the endings that happen meanwhile, see
-// core/tasks/finish-batch.ts): state, output or error, the credit settlement and the callback's first delivery
-// attempt commit together. The status guard and the ledger's unique settlement index each make a second finish a
+// core/tasks/finish-batch.ts): state, output or error, the credit settlement, the capability's finish hook and
+// the finish participants (the callback's first delivery attempt) commit together. The status guard and the ledger's unique settlement index each make a second finish a
 // no-op.
 
 export async function finishSucceeded(
@@ -48,8 +47,8 @@ export async function finishSucceeded(
       await tx.insert(artifacts).values(result.artifacts.map((a) => ({ ...a, tenantId: row.tenantId, taskId, createdAt: now })));
     }
     await settlements.settle(tx, row.tenantId, taskId, row.heldMicro, row.chargedMicro - row.refundedMicro);
-    await settleClonedVoice(tx, row, now);
-    return beginCallbackDelivery(tx, core.ids, row, now);
+    await findCapability(row.capability)?.lifecycle?.finished?.(tx, row, now);
+    return row;
   });
   if (finished) recordFinish(core, finished);
   return finished;
@@ -76,8 +75,8 @@ export async function finishUnsuccessfully(
     });
     if (!row) return null;
     await settlements.settle(tx, row.tenantId, taskId, row.heldMicro, 0n);
-    await settleClonedVoice(tx, row, now);
-    return beginCallbackDelivery(tx, core.ids, row, now);
+    await findCapability(row.capability)?.lifecycle?.finished?.(tx, row, now);
+    return row;
   });
   if (finished) recordFinish(core, finished);
   return finished;

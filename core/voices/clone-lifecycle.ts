@@ -1,5 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { VOICE_CLONE_MODELS } from "../catalog/audio-models.js";
+import type { AdmittedTask, EndedTask } from "../capabilities/types.js";
 import type { AdmissionSql, Executor } from "../db/client.js";
 import { voices } from "../db/schema/index.js";
 
@@ -8,40 +9,27 @@ import { voices } from "../db/schema/index.js";
 // it failed or canceled. Its id follows from the task's, so the vendor is told the id to register the voice
 // under before anything is stored, and a retried submission registers the same voice again.
 
-const VOICE_CLONE = "voice_clone";
 const TASK_PREFIX = "task_";
 
 export function clonedVoiceIdOf(taskId: string): string {
   return `voice_${taskId.slice(TASK_PREFIX.length)}`;
 }
 
-interface AdmittedTask {
-  id: string;
-  tenantId: string;
-  capability: string;
-  resolvedModel: string;
-  input: unknown;
-  createdAt: Date;
-}
-
-// Inside the admission transaction: the voices of the voice_clone tasks among those admitted, pending until each
-// task ends.
+// The voice_clone capability's admission hook: the voices of the tasks admitted together, pending until each ends.
 export async function insertPendingVoices(sql: AdmissionSql, admitted: readonly AdmittedTask[]): Promise<void> {
-  const records = admitted
-    .filter((task) => task.capability === VOICE_CLONE)
-    .map((task) => {
-      const input = task.input as { display_name: string; language?: string };
-      const model = VOICE_CLONE_MODELS.find((m) => m.id === task.resolvedModel);
-      return {
-        id: clonedVoiceIdOf(task.id),
-        tenant_id: task.tenantId,
-        display_name: input.display_name,
-        language: input.language ?? null,
-        models: [...(model?.constraints.voice_models ?? [])],
-        task_id: task.id,
-        created_at: task.createdAt.toISOString(),
-      };
-    });
+  const records = admitted.map((task) => {
+    const input = task.input as { display_name: string; language?: string };
+    const model = VOICE_CLONE_MODELS.find((m) => m.id === task.resolvedModel);
+    return {
+      id: clonedVoiceIdOf(task.id),
+      tenant_id: task.tenantId,
+      display_name: input.display_name,
+      language: input.language ?? null,
+      models: [...(model?.constraints.voice_models ?? [])],
+      task_id: task.id,
+      created_at: task.createdAt.toISOString(),
+    };
+  });
   if (records.length === 0) return;
   await sql`
     insert into voices (id, tenant_id, display_name, language, models, status, task_id, created_at, updated_at)
@@ -50,10 +38,9 @@ export async function insertPendingVoices(sql: AdmissionSql, admitted: readonly 
         as v(id text, tenant_id text, display_name text, language text, models text[], task_id text, created_at timestamptz)`;
 }
 
-// Inside the transaction that ends a voice_clone task: success activates its voice, any other end retires it.
-// Only a pending voice changes, so a voice its owner deleted meanwhile stays deleted.
-export async function settleClonedVoice(tx: Executor, task: { id: string; capability: string; status: string }, now: Date): Promise<void> {
-  if (task.capability !== VOICE_CLONE) return;
+// The voice_clone capability's finish hook: success activates the task's voice, any other end retires it. Only a
+// pending voice changes, so a voice its owner deleted meanwhile stays deleted.
+export async function settleClonedVoice(tx: Executor, task: EndedTask, now: Date): Promise<void> {
   const succeeded = task.status === "succeeded";
   await tx
     .update(voices)

@@ -5,6 +5,7 @@ import { commonCreateFields, type CommonCreateInput } from "../../contracts/comm
 import { mediaInput } from "../../contracts/media-input.js";
 import { bcp47Tag, primarySubtag, textOfLength } from "../../contracts/text.js";
 import { selectModel, type Requirement } from "../../selection/select.js";
+import { insertPendingVoices, settleClonedVoice } from "../../voices/clone-lifecycle.js";
 import { modelField } from "../model-field.js";
 import type { Capability, Quote } from "../types.js";
 import { preparedFrom } from "../prepared.js";
@@ -113,4 +114,6 @@ export const voiceCloneCapability: Capability<VoiceCloneInput> = {
     });
     return preparedFrom(selection, voiceCloneQuote(selection.model));
   },
+  // The voice a clone makes is listed from admission, pending, and settled by the task's end.
+  lifecycle: { admitted: insertPendingVoices, finished: settleClonedVoice },
 };
