@@ -1,7 +1,7 @@
 import { CALLBACK_DELIVERY_HEADERS } from "../callbacks/wire-schemas.js";
 
 // The delivery of a task's callback as an OpenAPI 3.1 webhook (what the service POSTs to a task's callback_url).
-export function callbackWebhooks() {
+export function callbackWebhooks(example: unknown) {
   return {
     taskCallback: {
       post: {
@@ -18,7 +18,10 @@ export function callbackWebhooks() {
           description: h.description,
           schema: { type: "string" },
         })),
-        requestBody: { required: true, content: { "application/json": { schema: { $ref: "#/components/schemas/CallbackEvent" } } } },
+        requestBody: {
+          required: true,
+          content: { "application/json": { schema: { $ref: "#/components/schemas/CallbackEvent" }, examples: { succeeded: { value: example } } } },
+        },
         responses: { "200": { description: "Any 2xx acknowledges the event" } },
       },
     },

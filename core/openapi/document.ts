@@ -3,11 +3,21 @@ import { CAPABILITIES } from "../capabilities/table.js";
 import type { Capability } from "../capabilities/types.js";
 import { documentedCallbackEventSchema } from "../operations/callback-schemas.js";
 import { CREATE_ERRORS } from "../operations/create-errors.js";
+import { isErrorCode, type ErrorCode } from "../errors/catalogue.js";
 import { OPERATIONS, preferWaitHeaders } from "../operations/table.js";
 import { documentedErrorEnvelopeSchema, documentedErrorSchema, documentedTaskSchema } from "../operations/task-envelope.js";
 import type { Operation } from "../operations/types.js";
 import { callbackWebhooks } from "./callback-documentation.js";
 import { DocumentComponents } from "./components.js";
+import { errorExampleComponents } from "./error-examples.js";
+import {
+  callbackEventExample,
+  operationResponseExample,
+  PARAMETER_EXAMPLES,
+  queuedTaskExample,
+  REQUEST_EXAMPLES,
+  responseExamples,
+} from "./response-examples.js";
 import { errorResponses, HEADERS, responseHeaders } from "./responses.js";
 
 // OpenAPI 3.1, generated from the capability table (task creation) and the operations table (everything else);
@@ -20,7 +30,7 @@ export function capabilityOperationId(capability: Capability): string {
   return `create${pascal(capability.id.replace(/^text_to_/, ""))}`;
 }
 
-// Path, query and header parameters from zod objects, each with its schema and description.
+// Path, query and header parameters from zod objects, each with its schema, description and example.
 function parameters(location: "path" | "query" | "header", schema: z.ZodObject | undefined) {
   if (!schema) return [];
   const generated = z.toJSONSchema(schema, { io: "input", unrepresentable: "any", target: "draft-2020-12" }) as {
@@ -35,17 +45,25 @@ function parameters(location: "path" | "query" | "header", schema: z.ZodObject |
       required: location === "path" || (generated.required ?? []).includes(name),
       description,
       schema: rest,
+      ...(PARAMETER_EXAMPLES[name] !== undefined ? { example: PARAMETER_EXAMPLES[name] } : {}),
     };
   });
 }
 
-function operationObject(operation: Operation, components: DocumentComponents) {
+// A JSON answer's media type with its example: the operation's own where it has one, else its component's.
+function jsonContent(schema: { $ref: string }, example: unknown) {
+  return { "application/json": { schema, ...(example !== undefined ? { examples: { example: { value: example } } } : {}) } };
+}
+
+function operationObject(operation: Operation, components: DocumentComponents, examples: Record<string, unknown>) {
   const authenticated = operation.area !== null;
   const responses: Record<string, unknown> = {};
   for (const [status, response] of Object.entries(operation.responses)) {
     const body = response.body;
     let content: Record<string, unknown> | undefined;
-    if (body && "schema" in body) content = { "application/json": { schema: components.schema(body.component, body.schema) } };
+    if (body && "schema" in body) {
+      content = jsonContent(components.schema(body.component, body.schema), operationResponseExample(operation.operationId, status) ?? examples[body.component]);
+    }
     else if (body) content = { [body.mediaType]: { schema: body.mediaType === "application/json" ? { type: "object", description: body.text } : { type: "string", description: body.text } } };
     responses[status] = { description: response.description, headers: responseHeaders(authenticated, ...(response.headers ?? [])), ...(content ? { content } : {}) };
   }
@@ -56,7 +74,8 @@ function operationObject(operation: Operation, components: DocumentComponents) {
     summary: operation.summary,
     description: operation.summary,
     tags: [operation.area === "capability" ? "tasks" : (operation.area ?? "service")],
-    ...(authenticated ? {} : { security: [] }),
+    // The API key area the route needs ("capability": the area of the capability the body names).
+    ...(authenticated ? { "x-api-key-area": operation.area } : { security: [] }),
     ...(params.length > 0 ? { parameters: params } : {}),
     ...(operation.body
       ? {
@@ -64,7 +83,7 @@ function operationObject(operation: Operation, components: DocumentComponents) {
             schema: operation.body.schema,
             required: operation.body.required,
             description: `The body of ${operation.operationId}`,
-            example: operation.body.example,
+            example: operation.body.example ?? REQUEST_EXAMPLES[operation.body.component],
           }),
         }
       : {}),
@@ -76,8 +95,9 @@ function capabilityOperation(capability: Capability, components: DocumentCompone
   return {
     operationId: capabilityOperationId(capability),
     summary: capability.summary,
-    description: `${capability.summary}. Answers 202 with the task, status queued; poll GET /v1/tasks/{task_id} until it ends.`,
+    description: `${capability.summary.replace(/\.$/, "")}. Answers 202 with the task, status queued; poll GET /v1/tasks/{task_id} until it ends.`,
     tags: [capability.area],
+    "x-api-key-area": capability.area,
     "x-capability": capability.id,
     "x-mcp-tool": capability.tool.name,
     parameters: [
@@ -88,6 +108,7 @@ function capabilityOperation(capability: Capability, components: DocumentCompone
         required: true,
         description: "1 to 128 characters; the same key and body within 24 hours returns the original task",
         schema: { type: "string", minLength: 1, maxLength: 128 },
+        example: PARAMETER_EXAMPLES["Idempotency-Key"],
       },
     ],
     requestBody: components.requestBody(`${pascal(capability.id)}Request`, {
@@ -100,11 +121,17 @@ function capabilityOperation(capability: Capability, components: DocumentCompone
       "202": {
         description: "Admitted: the task envelope, status queued",
         headers: responseHeaders(true, "Idempotent-Replayed", "Preference-Applied"),
-        content: { "application/json": { schema: { $ref: "#/components/schemas/TaskEnvelope" } } },
+        content: jsonContent({ $ref: "#/components/schemas/TaskEnvelope" }, queuedTaskExample(capability)),
       },
       ...errorResponses(CREATE_ERRORS, true, true),
     },
   };
+}
+
+// The codes an operation's refusal answers carry (their examples are named by code).
+function refusalCodes(operation: unknown): ErrorCode[] {
+  const responses = Object.entries((operation as { responses: Record<string, { content?: Record<string, { examples?: object }> }> }).responses);
+  return responses.flatMap(([, response]) => Object.keys(response.content?.["application/json"]?.examples ?? {}).filter(isErrorCode));
 }
 
 export function buildOpenApiDocument(serverUrl: string) {
@@ -114,11 +141,13 @@ export function buildOpenApiDocument(serverUrl: string) {
   components.schema("ErrorEnvelope", documentedErrorEnvelopeSchema);
   components.schema("CallbackEvent", documentedCallbackEventSchema);
 
+  const examples = responseExamples();
   const paths: Record<string, Record<string, unknown>> = {};
   for (const capability of CAPABILITIES) paths[capability.path] = { post: capabilityOperation(capability, components) };
   for (const operation of OPERATIONS) {
-    paths[operation.path] = { ...paths[operation.path], [operation.method.toLowerCase()]: operationObject(operation, components) };
+    paths[operation.path] = { ...paths[operation.path], [operation.method.toLowerCase()]: operationObject(operation, components, examples) };
   }
+  const refusals = Object.values(paths).flatMap((methods) => Object.values(methods).flatMap(refusalCodes));
 
   return {
     openapi: "3.1.0",
@@ -136,11 +165,12 @@ export function buildOpenApiDocument(serverUrl: string) {
       name,
       description: name === "service" ? "Unauthenticated service routes" : `Routes of the API key area ${name}`,
     })),
-    webhooks: callbackWebhooks(),
+    webhooks: callbackWebhooks(callbackEventExample()),
     security: [{ bearerAuth: [] }],
     components: {
       securitySchemes: { bearerAuth: { type: "http", scheme: "bearer", description: "An API key, sk_<region>_…, as a bearer token" } },
       headers: HEADERS,
+      examples: errorExampleComponents(refusals),
       ...components.render(),
     },
     paths,

@@ -1,37 +1,108 @@
+import { createHash } from "node:crypto";
 import type { buildOpenApiDocument } from "./document.js";
+import { guides } from "./reference-guides.js";
+import { documentedOperations, escapeHtml, prose, schemaAnchor, tagAnchor, type DocumentedOperation, type ReferenceDocument } from "./reference-html.js";
+import { operationSection } from "./reference-operation.js";
+import { fieldTable } from "./reference-schema.js";
 
-type OpenApiDocument = ReturnType<typeof buildOpenApiDocument>;
+// The API reference at /v1/docs: one self-contained HTML page rendered from the OpenAPI document (nothing else
+// describes an endpoint). No script and nothing fetched from elsewhere: its one inline style sheet is allowed by
+// hash in the page's Content-Security-Policy, so it works offline and under the strictest policy.
 
-function escape(text: string): string {
-  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+export interface ReferencePage {
+  html: string;
+  contentSecurityPolicy: string;
 }
 
-// A self-contained HTML reference (no scripts, no external assets) rendered from the OpenAPI document.
-export function renderReferencePage(document: OpenApiDocument): string {
-  const operations = Object.entries(document.paths).flatMap(([path, methods]) =>
-    Object.entries(methods as Record<string, Record<string, unknown>>).map(([method, operation]) => {
-      const reference = operation.requestBody as { $ref: string } | undefined;
-      const bodies = document.components.requestBodies as Record<string, { content: { "application/json": { schema: unknown; example?: unknown } } }>;
-      const body = reference ? bodies[reference.$ref.split("/").pop() as string] : undefined;
-      const schema = body?.content["application/json"].schema;
-      const responses = Object.keys(operation.responses as object).join(", ");
-      return `<section id="${escape(String(operation.operationId))}">
-  <h2><code>${method.toUpperCase()} ${escape(path)}</code></h2>
-  <p>${escape(String(operation.summary ?? ""))}</p>
-  ${operation["x-mcp-tool"] ? `<p>MCP tool: <code>${escape(String(operation["x-mcp-tool"]))}</code></p>` : ""}
-  <p>Responses: ${escape(responses)}</p>
-  ${body?.content["application/json"].example !== undefined ? `<details><summary>Example body</summary><pre>${escape(JSON.stringify(body.content["application/json"].example, null, 2))}</pre></details>` : ""}
-  ${schema ? `<details><summary>Request schema</summary><pre>${escape(JSON.stringify(schema, null, 2))}</pre></details>` : ""}
-</section>`;
-    }),
-  );
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>${escape(document.info.title)} API reference</title>
-<style>body{font:15px/1.5 system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem}pre{background:#f4f4f4;padding:.75rem;overflow:auto}h2{font-size:1.05rem;margin-top:2rem}</style>
+// Areas in reading order: tasks first, then each capability's creates, then the account's resources.
+const AREA_ORDER = ["tasks", "speech", "images", "videos", "music", "voices", "assets", "credits", "callbacks", "catalog", "service"];
+
+const STYLE = `:root{color-scheme:light dark;--fg:#1b1f24;--bg:#fff;--muted:#57606a;--line:#d0d7de;--code:#f3f4f6;--link:#0550ae;--focus:#bf3989}
+@media (prefers-color-scheme:dark){:root{--fg:#e6edf3;--bg:#0d1117;--muted:#9da7b3;--line:#30363d;--code:#161b22;--link:#6cb6ff;--focus:#f778ba}}
+*{box-sizing:border-box}body{margin:0;font:16px/1.55 system-ui,sans-serif;color:var(--fg);background:var(--bg)}
+a{color:var(--link)}a:focus-visible,summary:focus-visible,pre:focus-visible,.scroll:focus-visible,main:focus-visible{outline:3px solid var(--focus);outline-offset:2px}
+.skip{position:absolute;left:-999px;top:0;background:var(--bg);padding:.5rem 1rem}.skip:focus{left:.5rem}
+header{padding:1rem;border-bottom:1px solid var(--line)}header h1{margin:0;font-size:1.5rem}header p{margin:.25rem 0;color:var(--muted)}
+.layout{display:block}nav{padding:0 1rem;border-bottom:1px solid var(--line);font-size:.95rem}nav ol{padding-left:1.1rem;margin:.25rem 0}nav li{margin:.15rem 0}
+main{padding:0 1rem 4rem;max-width:62rem;min-width:0}h2{margin-top:2.5rem;border-bottom:1px solid var(--line);padding-bottom:.25rem}
+h3{margin-top:2rem;font-size:1.1rem;overflow-wrap:anywhere}h4{margin:1.25rem 0 .5rem}.operation{border-top:1px solid var(--line);margin-top:1.5rem}
+.method{display:inline-block;min-width:4.2rem;padding:0 .4rem;border-radius:4px;font:600 .85rem/1.6 ui-monospace,monospace;text-align:center;background:var(--code);border:1px solid var(--line)}
+.meta{color:var(--muted);font-size:.9rem}code{font:.9em ui-monospace,SFMono-Regular,Menlo,monospace;overflow-wrap:anywhere}
+pre{background:var(--code);border:1px solid var(--line);padding:.75rem;overflow:auto;max-height:32rem;font-size:.85rem}pre code{overflow-wrap:normal}
+.scroll{overflow-x:auto;margin:.5rem 0}table{border-collapse:collapse;width:100%;font-size:.9rem}th,td{border:1px solid var(--line);padding:.3rem .5rem;text-align:left;vertical-align:top}
+th{background:var(--code)}ul.responses{padding-left:1.1rem}summary{cursor:pointer}
+@media (max-width:40rem){thead{position:absolute;left:-999px}tr{display:block;border:1px solid var(--line);margin:.5rem 0}td{display:block;border:0;padding:.15rem .5rem}td::before{content:attr(data-label) ": ";font-weight:600}}
+@media (min-width:70rem){.layout{display:grid;grid-template-columns:20rem minmax(0,1fr);gap:1.5rem}nav{position:sticky;top:0;max-height:100vh;overflow:auto;border-bottom:0;border-right:1px solid var(--line);padding-bottom:2rem}}`;
+
+const title = (tag: string) => tag.charAt(0).toUpperCase() + tag.slice(1);
+
+function groups(document: ReferenceDocument): { tag: string; description: string; operations: DocumentedOperation[] }[] {
+  const operations = documentedOperations(document);
+  const tags = [...new Set([...AREA_ORDER, ...document.tags.map((t) => t.name)])];
+  return tags
+    .map((tag) => ({
+      tag,
+      description: document.tags.find((t) => t.name === tag)?.description ?? "",
+      operations: operations.filter(({ operation }) => operation.tags[0] === tag),
+    }))
+    .filter((group) => group.operations.length > 0);
+}
+
+function link(id: string, text: string): string {
+  return `<a href="#${escapeHtml(id)}">${text}</a>`;
+}
+
+export function renderReferencePage(generated: ReturnType<typeof buildOpenApiDocument>): ReferencePage {
+  const document = generated as unknown as ReferenceDocument;
+  const sections = guides(document);
+  const areas = groups(document);
+  const schemas = Object.entries(document.components.schemas);
+  const contents = `<nav aria-labelledby="contents"><h2 id="contents">Contents</h2><ol>
+${sections.map((guide) => `<li>${link(guide.id, escapeHtml(guide.title))}</li>`).join("\n")}
+${areas
+  .map(
+    (group) => `<li>${link(tagAnchor(group.tag), escapeHtml(title(group.tag)))}<ol>
+${group.operations.map(({ method, path, operation }) => `<li>${link(operation.operationId, `<code>${method} ${escapeHtml(path)}</code>`)}</li>`).join("\n")}
+</ol></li>`,
+  )
+  .join("\n")}
+<li>${link("objects", "Objects")}<ol>
+${schemas.map(([name]) => `<li>${link(schemaAnchor(name), escapeHtml(name))}</li>`).join("\n")}
+</ol></li>
+</ol></nav>`;
+  const body = [
+    ...sections.map((guide) => `<section aria-labelledby="${guide.id}"><h2 id="${guide.id}">${escapeHtml(guide.title)}</h2>\n${guide.html}</section>`),
+    ...areas.map(
+      (group) => `<section aria-labelledby="${tagAnchor(group.tag)}"><h2 id="${tagAnchor(group.tag)}">${escapeHtml(title(group.tag))}</h2>
+<p>${prose(group.description)}</p>
+${group.operations.map((entry) => operationSection(document, entry)).join("\n")}
+</section>`,
+    ),
+    `<section aria-labelledby="objects"><h2 id="objects">Objects</h2>
+<p>The answers' shapes, as <code>components/schemas</code> of the document; each field with its type and meaning.</p>
+${schemas
+  .map(([name, schema]) => `<h3 id="${schemaAnchor(name)}">${escapeHtml(name)}</h3>\n${schema.description ? `<p>${prose(schema.description)}</p>` : ""}${fieldTable(`Fields of ${name}`, schema)}`)
+  .join("\n")}
+</section>`,
+  ];
+  const html = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(document.info.title)} API reference</title>
+<style>${STYLE}</style>
 </head><body>
-<h1>${escape(document.info.title)} <small>v${escape(document.info.version)}</small></h1>
-<p>${escape(document.info.description)}</p>
-<p>Machine-readable: <a href="/v1/openapi.json">/v1/openapi.json</a> (OpenAPI ${escape(document.openapi)}).</p>
-${operations.join("\n")}
+<a class="skip" href="#main">Skip to the reference</a>
+<header><h1>${escapeHtml(document.info.title)} API reference</h1>
+<p>Version ${escapeHtml(document.info.version)} · <a href="/">Console</a> · <a href="/v1/openapi.json">OpenAPI ${escapeHtml(document.openapi)} document</a> · base URL <code>${escapeHtml(document.servers[0]?.url ?? "")}</code></p></header>
+<div class="layout">
+${contents}
+<main id="main" tabindex="-1">
+${body.join("\n")}
+</main>
+</div>
 </body></html>`;
+  const styleHash = createHash("sha256").update(STYLE).digest("base64");
+  return {
+    html,
+    contentSecurityPolicy: `default-src 'none'; style-src 'sha256-${styleHash}'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`,
+  };
 }

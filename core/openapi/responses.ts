@@ -1,4 +1,5 @@
 import { ERROR_CATALOGUE, type ErrorCode } from "../errors/catalogue.js";
+import { errorExampleName } from "./error-examples.js";
 
 // Error answers grouped by HTTP status (from the catalogue), and the headers every answer can carry.
 export const HEADERS = {
@@ -44,8 +45,12 @@ export function errorResponses(codes: readonly ErrorCode[], authenticated: boole
           "application/json": {
             schema: {
               allOf: [{ $ref: "#/components/schemas/ErrorEnvelope" }],
-              properties: { error: { type: "object", properties: { code: { type: "string", enum: list } } } },
+              // The narrowed error names the Error schema too: a validator that closes objects by default (Redocly's
+              // example check) then knows the error's other fields.
+              properties: { error: { allOf: [{ $ref: "#/components/schemas/Error" }], properties: { code: { type: "string", enum: list } } } },
             },
+            // One example per code (components/examples), in the order the list names them.
+            examples: Object.fromEntries(list.map((code) => [code, { $ref: `#/components/examples/${errorExampleName(code)}` }])),
           },
         },
       },
