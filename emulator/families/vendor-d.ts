@@ -5,25 +5,29 @@ import { z } from "zod";
 import type { FaultKind } from "../faults.js";
 import { sendStoredFile } from "../serve-file.js";
 import type { EmulatorContext, VendorFamily } from "../vendor-family.js";
+import { registerVendorDModelList } from "./vendor-d-model-list.js";
 import { sourcePicture } from "../media/video-materials.js";
 import { acceptVideoRequest } from "../video-acceptance.js";
+import { capabilityOf } from "../video-input-limits.js";
 import { isJobFault, VideoJobBoard, type JobFault, type VideoJob } from "../video-jobs.js";
-import { instanceSchema, readInstance } from "./vendor-d-instance.js";
+import { instanceSchema, readInstance, withoutInlineBytes } from "./vendor-d-instance.js";
+import { emulatedModelFor, isVeoModel } from "./vendor-d-models.js";
 
-// vendorD video: long-running operations in the style of a cloud AI platform (docs/providers/vendorD.md), for
-// generation from text, a first image or reference images, and for edits of a video.
-// `:predictLongRunning` answers an operation name; reading the name answers {done: false, metadata} until
-// {done: true, response | error}; `:cancel` ends an operation with a CANCELLED error. The key travels in
-// `x-goog-api-key`; refusals are {error: {code, message, status, details[]}}.
+// vendorD video: the Gemini API's Veo long-running operations (docs/providers/vendorD.md), for generation from
+// text, a first image or reference images, and for edits of a video. `:predictLongRunning` answers an operation
+// name; reading the name answers {done: false, metadata} until {done: true, response.generateVideoResponse |
+// error}. There is no cancel. The key travels in `x-goog-api-key`, on the video's download too; refusals are
+// {error: {code, message, status, details[]}}. Faults and the request log name the catalog model a Veo model
+// stands in for, as tests script them.
 
 const FAMILY = "vendorD";
 const API = "/v1beta";
 const PREDICT = ":predictLongRunning";
-const CANCEL = ":cancel";
 // An operation is seen running once before it can be done.
 const RUNNING_PROGRESS = [50];
 const DEFAULT_RETRY_AFTER_SECONDS = 1;
-const TYPES = "type.googleapis.com/vendorD.v1beta";
+const METADATA_TYPE = "type.googleapis.com/google.ai.generativelanguage.v1beta.PredictLongRunningMetadata";
+const RESPONSE_TYPE = "type.googleapis.com/google.ai.generativelanguage.v1beta.PredictLongRunningResponse";
 
 const predictSchema = z
   .object({
@@ -33,19 +37,23 @@ const predictSchema = z
         // Omitted, the clip keeps the ratio of its image or video, or is 16:9 without either.
         aspectRatio: z.string().optional(),
         resolution: z.string().default("720p"),
-        durationSeconds: z.number().int().default(5),
-        generateAudio: z.boolean().default(true),
+        durationSeconds: z.number().int().default(8),
+        negativePrompt: z.string().optional(),
+        personGeneration: z.enum(["allow_all", "allow_adult", "dont_allow"]).optional(),
+        enhancePrompt: z.boolean().optional(),
         sampleCount: z.literal(1).default(1),
       })
-      .strict(),
+      .strict()
+      .default({ resolution: "720p", durationSeconds: 8, sampleCount: 1 }),
   })
   .strict();
 
-type VendorDJob = VideoJob<{ name: string }>;
+type VendorDJob = VideoJob<{ name: string; vendorModel: string }>;
 
 const STATUS_CODES: Record<string, number> = {
   INVALID_ARGUMENT: 400,
   UNAUTHENTICATED: 401,
+  PERMISSION_DENIED: 403,
   NOT_FOUND: 404,
   RESOURCE_EXHAUSTED: 429,
   INTERNAL: 500,
@@ -67,24 +75,16 @@ export const vendorDFamily: VendorFamily = {
       sendRpcError(reply, error.statusCode !== undefined && error.statusCode < 500 ? "INVALID_ARGUMENT" : "INTERNAL", error.message ?? "error"),
     );
     app.addHook("onRequest", async (request, reply) => {
-      if (request.url.startsWith(`/${FAMILY}${API}/files/`)) return;
       if (!request.headers["x-goog-api-key"]) {
-        return sendRpcError(reply, "UNAUTHENTICATED", "API key not valid. Please pass a valid API key.");
+        return sendRpcError(reply, "PERMISSION_DENIED", "Method doesn't allow unregistered callers (callers without established identity). Please use API Key or other form of API consumer identity to call this API.");
       }
     });
+    registerVendorDModelList(app);
     app.post<{ Params: { target: string } }>(`${API}/models/:target`, (request, reply) => predict(request, reply, context, board));
     app.get<{ Params: { model: string; operation: string } }>(`${API}/models/:model/operations/:operation`, (request, reply) => {
       const job = board.read(request.params.operation);
-      if (job === undefined || job.model !== request.params.model) return sendRpcError(reply, "NOT_FOUND", "Operation not found.");
+      if (job === undefined || job.details.vendorModel !== request.params.model) return sendRpcError(reply, "NOT_FOUND", "Operation not found.");
       return reply.send(operationView(job, request));
-    });
-    app.post<{ Params: { model: string; operation: string } }>(`${API}/models/:model/operations/:operation`, (request, reply) => {
-      const { operation } = request.params;
-      if (!operation.endsWith(CANCEL)) return sendRpcError(reply, "NOT_FOUND", `Method not found: ${operation}`);
-      const outcome = board.cancel(operation.slice(0, -CANCEL.length));
-      if (outcome === undefined) return sendRpcError(reply, "NOT_FOUND", "Operation not found.");
-      // Cancelling a finished operation is accepted and changes nothing, as the platform documents.
-      return reply.send({});
     });
     app.get<{ Params: { file: string } }>(`${API}/files/:file`, (request, reply) =>
       sendStoredFile(reply, context.files.get(request.params.file.replace(/:download$/, "")), {
@@ -102,34 +102,40 @@ async function predict(
   board: VideoJobBoard<VendorDJob["details"]>,
 ) {
   const { target } = request.params;
-  const modelId = target.endsWith(PREDICT) ? target.slice(0, -PREDICT.length) : null;
-  context.requests.record({ family: FAMILY, method: request.method, path: `${API}/models/${target}`, model: modelId, at: new Date().toISOString() });
-  if (context.latencyMs > 0) await delay(context.latencyMs);
-  const notFound = () => sendRpcError(reply, "NOT_FOUND", `models/${target} is not found or does not support ${PREDICT}.`);
-  if (modelId === null) return notFound();
+  const vendorModel = target.endsWith(PREDICT) ? target.slice(0, -PREDICT.length) : null;
   const parsed = predictSchema.safeParse(request.body);
+  const urls = parsed.success ? readInstance(parsed.data.instances[0]!) : undefined;
+  // The catalog model this Veo model stands in for, for what the inputs ask.
+  const modelId = vendorModel !== null && urls !== undefined && !("problem" in urls) ? (emulatedModelFor(vendorModel, capabilityOf(urls)) ?? null) : null;
+  context.requests.record({ family: FAMILY, method: request.method, path: `${API}/models/${target}`, model: modelId ?? vendorModel, at: new Date().toISOString() });
+  if (context.latencyMs > 0) await delay(context.latencyMs);
+  if (vendorModel === null || !isVeoModel(vendorModel)) {
+    return sendRpcError(reply, "NOT_FOUND", `models/${vendorModel ?? target} is not found for API version v1beta, or is not supported for predictLongRunning.`);
+  }
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     return sendRpcError(reply, "INVALID_ARGUMENT", `Invalid value at '${issue?.path.join(".") ?? ""}': ${issue?.message ?? "invalid"}`);
   }
+  if (urls === undefined || "problem" in urls) return sendRpcError(reply, "INVALID_ARGUMENT", urls?.problem ?? "invalid instance");
+  if (modelId === null) return sendRpcError(reply, "INVALID_ARGUMENT", `${vendorModel} does not take these inputs`);
   const { instances, parameters } = parsed.data;
   const instance = instances[0]!;
-  const urls = readInstance(instance);
-  if ("problem" in urls) return sendRpcError(reply, "INVALID_ARGUMENT", urls.problem);
   const accepted = await acceptVideoRequest(context.files, FAMILY, modelId, urls, (_model, materials) => ({
     resolution: parameters.resolution,
     aspectRatio: parameters.aspectRatio ?? (sourcePicture(materials) ? null : "16:9"),
     durationSeconds: parameters.durationSeconds,
     container: "mp4",
-    withAudio: parameters.generateAudio,
+    // Veo 3.1 always makes the clip's sound.
+    withAudio: true,
     returnLastFrame: false,
   }));
-  if (accepted.outcome === "unknown_model") return notFound();
-  if (accepted.outcome === "refused") return sendRpcError(reply, "INVALID_ARGUMENT", accepted.reason);
+  if (accepted.outcome === "unknown_model") return sendRpcError(reply, "NOT_FOUND", `models/${vendorModel} is not found.`);
+  if (accepted.outcome === "refused") return sendRpcError(reply, "INVALID_ARGUMENT", withoutInlineBytes(accepted.reason));
 
   const fault = context.faults.take(FAMILY, modelId);
   if (fault !== undefined && !isJobFault(fault.kind)) return sendFault(fault.kind, fault.retryAfterSeconds, reply);
   const id = randomBytes(8).toString("hex");
+  const name = `models/${vendorModel}/operations/${id}`;
   board.submit(
     {
       id,
@@ -138,19 +144,19 @@ async function predict(
         ...accepted.frame,
         durationSeconds: parameters.durationSeconds,
         container: "mp4",
-        withAudio: parameters.generateAudio,
-        // Every vendorD clip carries the vendor's mark.
+        withAudio: true,
+        // Every Veo clip carries the vendor's mark.
         watermark: true,
         prompt: instance.prompt ?? "",
         seed: null,
         returnLastFrame: false,
         materials: accepted.materials,
       },
-      details: { name: `models/${modelId}/operations/${id}` },
+      details: { name, vendorModel },
     },
     isJobFault(fault?.kind) ? fault.kind : undefined,
   );
-  return reply.send({ name: `models/${modelId}/operations/${id}` });
+  return reply.send({ name });
 }
 
 function sendFault(kind: Exclude<FaultKind, JobFault>, retryAfterSeconds: number | undefined, reply: FastifyReply) {
@@ -173,30 +179,30 @@ function sendFault(kind: Exclude<FaultKind, JobFault>, retryAfterSeconds: number
 
 function operationView(job: VendorDJob, request: FastifyRequest) {
   const metadata = {
-    "@type": `${TYPES}.GenerateVideoMetadata`,
+    "@type": METADATA_TYPE,
     createTime: job.createdAt.toISOString(),
     updateTime: job.updatedAt.toISOString(),
     progressPercent: job.progress,
   };
   const base = { name: job.details.name, metadata };
-  // The unknown_status fault: done, yet with neither a response nor an error, which the platform never documents.
+  // The unknown_status fault: done, yet with neither a response nor an error, which the reference never shows.
   if (job.undocumented) return { ...base, done: true };
   switch (job.phase) {
     case "queued":
     case "running":
       return { ...base, done: false };
     case "canceled":
-      return { ...base, done: true, error: { code: 1, message: "Operation was cancelled.", status: "CANCELLED" } };
     case "failed":
       if (job.failure === "content_filtered") {
         return {
           ...base,
           done: true,
           response: {
-            "@type": `${TYPES}.GenerateVideoResponse`,
-            raiMediaFilteredCount: 1,
-            raiMediaFilteredReasons: ["The generated video was filtered by the responsible AI checks."],
-            generatedSamples: [],
+            "@type": RESPONSE_TYPE,
+            generateVideoResponse: {
+              raiMediaFilteredCount: 1,
+              raiMediaFilteredReasons: ["The generated video was filtered by the responsible AI checks."],
+            },
           },
         };
       }
@@ -206,7 +212,7 @@ function operationView(job: VendorDJob, request: FastifyRequest) {
       return {
         ...base,
         done: true,
-        response: { "@type": `${TYPES}.GenerateVideoResponse`, generatedSamples: [{ video: { uri, mimeType: "video/mp4" } }] },
+        response: { "@type": RESPONSE_TYPE, generateVideoResponse: { generatedSamples: [{ video: { uri } }] } },
       };
     }
   }

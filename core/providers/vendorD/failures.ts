@@ -11,6 +11,8 @@ export interface RpcStatus {
 }
 
 const PROMPT_BLOCKED = "PROMPT_BLOCKED";
+// The Gemini API answers a wrong key with 400 INVALID_ARGUMENT and this ErrorInfo reason, a missing one with 403.
+const API_KEY_INVALID = "API_KEY_INVALID";
 
 function statusOf(body: unknown): RpcStatus {
   const error = (body as { error?: unknown } | undefined)?.error;
@@ -35,7 +37,7 @@ export function httpFailure(response: VendorResponse, body: unknown): ProviderFa
     return new ProviderFailure("model_rate_limited", `vendor rate limit: ${message}`, true, retryDelayMs(status) ?? retryAfterMs(response.headers));
   }
   if (response.status >= 500) return new ProviderFailure("model_request_failed", `vendor error: ${message}`, true);
-  if (response.status === 401 || response.status === 403) {
+  if (response.status === 401 || response.status === 403 || status.details?.some((d) => d.reason === API_KEY_INVALID)) {
     return new ProviderFailure("model_unavailable", `vendor refused our credentials: ${message}`, false);
   }
   if (status.details?.some((d) => d.reason === PROMPT_BLOCKED)) {

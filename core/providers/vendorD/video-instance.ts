@@ -1,29 +1,30 @@
+import { storedInputBase64 } from "../stored-bytes.js";
+import { ProviderFailure } from "../types.js";
 import type { ResolvedMediaInput, VideoJob } from "../video-job.js";
 
-// The instance of a vendorD prediction (docs/providers/vendorD.md): the prompt and each media input as a
-// `{uri, mimeType}` the vendor downloads, in the field that says how it is used.
+// The instance of a Veo prediction in the Gemini API's form (docs/providers/vendorD.md): the prompt, and each
+// picture inline as `{bytesBase64Encoded, mimeType}` in the field that says how it is used (the Gemini API takes
+// no image URLs). The video of an edit goes as `{uri}`, the one form the reference gives that field.
 
-const MIME_TYPES: Record<string, string> = {
-  png: "image/png",
-  jpeg: "image/jpeg",
-  webp: "image/webp",
-  gif: "image/gif",
-  mp4: "video/mp4",
-  mov: "video/quicktime",
-  webm: "video/webm",
-};
+const IMAGE_TYPES: Record<string, string> = { png: "image/png", jpeg: "image/jpeg", jpg: "image/jpeg", webp: "image/webp" };
 
-function media(input: ResolvedMediaInput) {
-  return { uri: input.url, mimeType: MIME_TYPES[input.format] ?? "application/octet-stream" };
+interface InlineImage {
+  bytesBase64Encoded: string;
+  mimeType: string;
 }
 
-export function predictionInstance(job: VideoJob): Record<string, unknown> {
+async function inlineImage(input: ResolvedMediaInput, signal: AbortSignal): Promise<InlineImage> {
+  const mimeType = IMAGE_TYPES[input.format];
+  if (mimeType === undefined) throw new ProviderFailure("model_request_failed", `vendorD takes PNG, JPEG or WebP pictures, not ${input.format}`, false);
+  return { bytesBase64Encoded: await storedInputBase64(input.url, signal), mimeType };
+}
+
+export async function predictionInstance(job: VideoJob, signal: AbortSignal): Promise<Record<string, unknown>> {
+  const references = await Promise.all(job.references.map(async (r) => ({ image: await inlineImage(r.media, signal), referenceType: "asset" })));
   return {
     ...(job.prompt !== undefined ? { prompt: job.prompt } : {}),
-    ...(job.firstFrame ? { image: media(job.firstFrame) } : {}),
-    ...(job.references.length > 0
-      ? { referenceImages: job.references.map((r) => ({ image: media(r.media), referenceType: r.role ?? "asset" })) }
-      : {}),
-    ...(job.source ? { video: media(job.source) } : {}),
+    ...(job.firstFrame ? { image: await inlineImage(job.firstFrame, signal) } : {}),
+    ...(references.length > 0 ? { referenceImages: references } : {}),
+    ...(job.source ? { video: { uri: job.source.url } } : {}),
   };
 }

@@ -1,3 +1,4 @@
+import { DEFAULT_VENDOR_IDS, vendorModelId } from "../../catalog/vendor-ids.js";
 import type { ProviderEndpoint } from "../../config.js";
 import { vendorFetch, type VendorResponse } from "../http.js";
 import { jsonAnswer } from "../json-answer.js";
@@ -7,9 +8,10 @@ import { videoJob } from "../video-job.js";
 import { httpFailure, notJson, operationFailure, type RpcStatus } from "./failures.js";
 import { predictionInstance } from "./video-instance.js";
 
-// vendorD video generation and edit (docs/providers/vendorD.md): a long-running operation. Submission answers the
-// operation's name; reading the name answers `done: false` with progress metadata until `done: true` with either a
-// `response` or an `error`. An operation can be cancelled.
+// vendorD video generation and edit: the Gemini API's Veo calls (docs/providers/vendorD.md). Submission answers
+// the operation's name; reading the name answers `done: false` until `done: true` with either a `response`
+// (`generateVideoResponse`) or an `error`. The video is a file of the vendor's that needs the key to download.
+// The reference offers no way to cancel an operation.
 
 const API = "/v1beta";
 const SUBMIT_TIMEOUT_MS = 30_000;
@@ -21,9 +23,11 @@ interface Operation {
   metadata?: { createTime?: string; progressPercent?: number };
   error?: RpcStatus;
   response?: {
-    generatedSamples?: { video?: { uri?: string; mimeType?: string } }[];
-    raiMediaFilteredCount?: number;
-    raiMediaFilteredReasons?: string[];
+    generateVideoResponse?: {
+      generatedSamples?: { video?: { uri?: string } }[];
+      raiMediaFilteredCount?: number;
+      raiMediaFilteredReasons?: string[];
+    };
   };
 }
 
@@ -55,17 +59,16 @@ function operationPath(name: string): string {
 export async function submitVendorDVideo(endpoint: ProviderEndpoint, request: ProviderRequest, signal: AbortSignal): Promise<ProviderOutcome> {
   const job = videoJob(request);
   const body = {
-    instances: [predictionInstance(job)],
+    instances: [await predictionInstance(job, signal)],
     parameters: {
-      // Without an aspectRatio the vendor keeps the ratio of the image or video it is given.
+      // Left out, the vendor's default (16:9) applies; the models whose clip follows its picture send none.
       ...(job.followsSource ? {} : { aspectRatio: job.aspectRatio }),
       resolution: job.resolution,
       durationSeconds: job.durationSeconds,
-      generateAudio: job.generateAudio,
-      sampleCount: 1,
     },
   };
-  const operation = operationOf(await call(endpoint, "POST", `models/${encodeURIComponent(job.model.id)}:predictLongRunning`, signal, body, SUBMIT_TIMEOUT_MS));
+  const model = vendorModelId(endpoint.ids ?? DEFAULT_VENDOR_IDS.vendorD, job.model.id);
+  const operation = operationOf(await call(endpoint, "POST", `models/${encodeURIComponent(model)}:predictLongRunning`, signal, body, SUBMIT_TIMEOUT_MS));
   if (!operation.name) throw new ProviderFailure("model_request_failed", "vendor started an operation without a name", false);
   return { status: "pending", ref: operation.name, pollAfterMs: pollDelayMs(undefined) };
 }
@@ -81,18 +84,14 @@ export async function pollVendorDVideo(endpoint: ProviderEndpoint, ref: string, 
     return { status: "pending", ref, pollAfterMs, progress: { percent, message: "operation running at vendorD" } };
   }
   if (operation.error) throw operationFailure(operation.error);
-  const response = operation.response;
+  const response = operation.response?.generateVideoResponse;
   if (!response) throw new ProviderFailure("model_request_failed", "vendor finished the operation with neither a response nor an error", false);
   const uri = response.generatedSamples?.[0]?.video?.uri;
-  if (uri) return { status: "done", outputs: [{ url: uri, kind: "video", format: "mp4" }] };
+  // The file is the vendor's: its download takes the same key as every other call.
+  if (uri) return { status: "done", outputs: [{ url: uri, kind: "video", format: "mp4", headers: { "x-goog-api-key": endpoint.apiKey } }] };
   if ((response.raiMediaFilteredCount ?? 0) > 0) {
     const reasons = response.raiMediaFilteredReasons?.join("; ") || "no reason given";
     throw new ProviderFailure("content_filtered", `vendor filtered the generated video: ${reasons}`, false);
   }
   throw new ProviderFailure("model_request_failed", "vendor finished the operation without a video", false);
-}
-
-export async function cancelVendorDVideo(endpoint: ProviderEndpoint, ref: string, signal: AbortSignal): Promise<void> {
-  const response = await call(endpoint, "POST", `${operationPath(ref)}:cancel`, signal, {});
-  if (response.status !== 200) throw httpFailure(response, jsonAnswer(response.text));
 }
