@@ -3,10 +3,10 @@ import type { FileStore, StoredFile } from "../file-store.js";
 import { composeSong, recordTakeToFile, type SongRequest, type TakeEncoding } from "../media/music-render.js";
 import type { JobFault } from "../video-jobs.js";
 
-// vendorG's music tasks (docs/providers/vendorG.md): every task makes several tracks (two, as the catalog
-// says), variations of one request.
+// vendorG's music tasks (docs/providers/vendorG.md): every task makes two tracks, variations of one request.
 // A task moves on one stage each time it is read (TEXT_SUCCESS once its lyrics are written, FIRST_SUCCESS once
 // the first track can be downloaded, SUCCESS once both can), so a poller sees each stage whatever its rate.
+// A prompt refused for its words (the safety fault) reads SENSITIVE_WORD_ERROR before anything is written.
 
 export type MusicTaskStatus =
   | "PENDING"
@@ -17,6 +17,9 @@ export type MusicTaskStatus =
   | "SENSITIVE_WORD_ERROR"
   // Never documented: what the unknown_status fault makes a task read.
   | "ARCHIVED";
+
+// What a task can be scripted to do: the job faults, or be refused for its words.
+export type MusicTaskFault = JobFault | "safety";
 
 export interface MusicTrack {
   id: string;
@@ -29,19 +32,23 @@ export interface MusicTrack {
 
 export interface MusicTask {
   id: string;
-  createdAt: number;
+  // The submission as the vendor keeps it, answered as record-info's `param`.
+  param: string;
   status: MusicTaskStatus;
+  // Whether its lyrics and titles were written (TEXT_SUCCESS was reached): record-info then lists its tracks.
+  written: boolean;
   tracks: MusicTrack[];
 }
 
 interface TaskState {
   task: MusicTask;
-  fault: JobFault | undefined;
+  fault: MusicTaskFault | undefined;
   reads: number;
   rendering: "pending" | "done" | "failed";
 }
 
 export interface MusicTaskRequest {
+  param: string;
   trackCount: number;
   title: string;
   tags: string;
@@ -57,6 +64,7 @@ function nextStatus(state: TaskState): MusicTaskStatus {
   const { task, fault } = state;
   if (fault === "hang") return task.status;
   if (fault === "unknown_status") return "ARCHIVED";
+  if (fault === "safety") return "SENSITIVE_WORD_ERROR";
   if (state.reads === 1) return "TEXT_SUCCESS";
   if (fault === "content_filtered") return "SENSITIVE_WORD_ERROR";
   if (state.rendering === "failed") return "GENERATE_AUDIO_FAILED";
@@ -69,11 +77,12 @@ export class MusicTaskBoard {
 
   constructor(private readonly files: FileStore) {}
 
-  submit(request: MusicTaskRequest, fault: JobFault | undefined): MusicTask {
+  submit(request: MusicTaskRequest, fault: MusicTaskFault | undefined): MusicTask {
     const task: MusicTask = {
       id: randomUUID().replaceAll("-", ""),
-      createdAt: Date.now(),
+      param: request.param,
       status: "PENDING",
+      written: false,
       tracks: Array.from({ length: request.trackCount }, () => ({
         id: randomUUID(),
         title: request.title,
@@ -96,6 +105,7 @@ export class MusicTaskBoard {
     if (!OPEN_STATUSES.includes(state.task.status)) return state.task;
     state.reads += 1;
     state.task.status = nextStatus(state);
+    if (state.task.status === "TEXT_SUCCESS") state.task.written = true;
     return state.task;
   }
 

@@ -14,7 +14,7 @@ export function vendorGAdapter(endpoint: ProviderEndpoint): ProviderAdapter {
       throw new ProviderFailure("model_unavailable", `vendorG has no adapter for ${request.capability}`, false);
     },
     async poll(ref, request, signal) {
-      if (isMusicCapability(request.capability)) return pollVendorGMusic(endpoint, ref, signal);
+      if (isMusicCapability(request.capability)) return pollVendorGMusic(endpoint, ref, request, signal);
       throw new ProviderFailure("model_request_failed", `vendorG has no ${request.capability} jobs to follow`, false);
     },
   };
