@@ -5,6 +5,7 @@ import type { z } from "zod";
 import type { FaultKind } from "../faults.js";
 import type { EmulatorContext } from "../vendor-family.js";
 import { isRecord, parseJsonBody } from "./raw-json-body.js";
+import { controlNameOf } from "./vendor-a-models.js";
 
 // What the vendorA routes share (docs/providers/vendorA.md): Bearer key, vendor-side errors as HTTP 200 with a
 // non-zero base_resp.status_code (one table of codes, worded per route), the two transport faults; and for the
@@ -69,7 +70,8 @@ export function sendHttpFault(
 // A call to go on with: its body, and whether the bad_download fault makes the files it produces undownloadable.
 export type Received<T> = { body: T; failsDownload: boolean } | null;
 
-// Records the call, checks key and body, and takes the next scripted fault for the model. Returns null when the
+// Records the call, checks key and body, and takes the next scripted fault for the model (by its control name,
+// vendor-a-models.ts). Returns null when the
 // call has been answered already (refused, faulted or left hanging).
 export async function receiveCall<T>(
   request: FastifyRequest,
@@ -82,7 +84,7 @@ export async function receiveCall<T>(
   callModel?: string,
 ): Promise<Received<T>> {
   const raw = parseJsonBody(request.body);
-  const model = callModel ?? (isRecord(raw) && typeof raw.model === "string" ? raw.model : null);
+  const model = callModel ?? (isRecord(raw) && typeof raw.model === "string" ? controlNameOf(raw.model) : null);
   context.requests.record({ family: FAMILY, method: request.method, path: request.url.split("?")[0] ?? request.url, model, at: new Date().toISOString() });
   if (context.latencyMs > 0) await delay(context.latencyMs);
   if (!/^Bearer\s+\S+/i.test(request.headers.authorization ?? "")) {

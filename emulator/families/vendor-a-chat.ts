@@ -1,18 +1,21 @@
 import { setTimeout as delay } from "node:timers/promises";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
-import { UNDERSTANDING_MODELS } from "../../core/catalog/understanding-models.js";
 import type { FaultKind } from "../faults.js";
 import { answerAbout, describePicture, imageTokens, textTokens } from "../media/image-analysis.js";
 import { downloadPictures, InputPictureError } from "../media/input-pictures.js";
 import type { EmulatorContext } from "../vendor-family.js";
 import { acceptRawBodies, isRecord, parseJsonBody } from "./raw-json-body.js";
 import { invalidParams, sendHttpFault, traceId, vendorAStatus } from "./vendor-a-calls.js";
+import { controlNameOf, MULTIMODAL_LIMITS, MULTIMODAL_MODEL } from "./vendor-a-models.js";
+import { sendVideoFault, videoAnswer } from "./vendor-a-video-understanding.js";
 
-// vendorA chat completions (docs/providers/vendorA-image.md), the multimodal model vendorA-M3 reading images:
-// synchronous, Bearer key, errors as a non-zero base_resp.status_code (mostly under HTTP 200) like the family's
-// other calls. The reply is computed from the images the model downloads and decodes; `usage` counts the tokens
-// both ways and the images read.
+// vendorA's OpenAI-compatible chat completions (docs/providers/vendorA-image.md), the multimodal model MiniMax-M3
+// reading images or a video: synchronous, Bearer key, errors as a non-zero base_resp.status_code (mostly under
+// HTTP 200) like the family's other calls. The reply is computed from the images or the video the model
+// downloads and decodes; `usage` counts the tokens both ways.
+
+const PATH = "/v1/chat/completions";
 
 const FAMILY = "vendorA";
 // A finish reason the protocol does not document, for the unknown_status fault.
@@ -20,14 +23,12 @@ const UNDOCUMENTED_FINISH_REASON = "paused";
 
 const STATUS = vendorAStatus({ internalError: "multimodal engine unavailable", inputFlagged: "request flagged by safety review", outputBlocked: "reply blocked" });
 
+const DETAIL = z.enum(MULTIMODAL_LIMITS.detailLevels).default("default");
+
 const contentPartSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("text"), text: z.string() }).strict(),
-  z
-    .object({
-      type: z.literal("image_url"),
-      image_url: z.object({ url: z.url(), detail: z.enum(["default", "low", "high"]).default("default") }).strict(),
-    })
-    .strict(),
+  z.object({ type: z.literal("image_url"), image_url: z.object({ url: z.url(), detail: DETAIL }).strict() }).strict(),
+  z.object({ type: z.literal("video_url"), video_url: z.object({ url: z.string().min(1), detail: DETAIL }).strict() }).strict(),
 ]);
 
 const completionSchema = z
@@ -47,20 +48,14 @@ type ContentPart = z.infer<typeof contentPartSchema>;
 export function registerVendorAChatRoutes(app: FastifyInstance, context: EmulatorContext): void {
   void app.register(async (scope) => {
     acceptRawBodies(scope);
-    scope.post("/v1/text/chatcompletion_v2", (request, reply) => complete(request, reply, context));
+    scope.post(PATH, (request, reply) => complete(request, reply, context));
   });
 }
 
 async function complete(request: FastifyRequest, reply: FastifyReply, context: EmulatorContext) {
   const body = parseJsonBody(request.body);
-  const modelId = isRecord(body) && typeof body.model === "string" ? body.model : null;
-  context.requests.record({
-    family: FAMILY,
-    method: request.method,
-    path: request.url.split("?")[0] ?? request.url,
-    model: modelId,
-    at: new Date().toISOString(),
-  });
+  const modelId = isRecord(body) && typeof body.model === "string" ? controlNameOf(body.model) : null;
+  context.requests.record({ family: FAMILY, method: request.method, path: PATH, model: modelId, at: new Date().toISOString() });
   if (context.latencyMs > 0) await delay(context.latencyMs);
 
   if (!/^Bearer\s+\S+/i.test(request.headers.authorization ?? "")) return reply.code(401).send({ base_resp: STATUS.authenticationFailed });
@@ -70,18 +65,27 @@ async function complete(request: FastifyRequest, reply: FastifyReply, context: E
     const issue = parsed.error.issues[0];
     return reply.send({ base_resp: invalidParams(`${issue?.path.join(".") || "body"}: ${issue?.message ?? "invalid"}`) });
   }
-  const model = UNDERSTANDING_MODELS.find((candidate) => candidate.family === FAMILY && candidate.id === parsed.data.model);
-  if (model === undefined) return reply.send({ base_resp: invalidParams(`unknown model ${parsed.data.model}`) });
+  if (parsed.data.model !== MULTIMODAL_MODEL) return reply.send({ base_resp: invalidParams(`unknown model ${parsed.data.model}`) });
   const parts = parsed.data.messages.flatMap((message) => (typeof message.content === "string" ? [{ type: "text" as const, text: message.content }] : message.content));
   const images = parts.filter((part): part is Extract<ContentPart, { type: "image_url" }> => part.type === "image_url");
-  if (images.length > model.constraints.max_images) return reply.send({ base_resp: invalidParams(`at most ${model.constraints.max_images} images`) });
-  const refusedDetail = images.find((image) => !model.constraints.detail_levels.includes(image.image_url.detail));
-  if (refusedDetail) return reply.send({ base_resp: invalidParams(`detail ${refusedDetail.image_url.detail} is not offered`) });
+  const videos = parts.filter((part): part is Extract<ContentPart, { type: "video_url" }> => part.type === "video_url");
+  if (images.length > MULTIMODAL_LIMITS.maxImages) return reply.send({ base_resp: invalidParams(`at most ${MULTIMODAL_LIMITS.maxImages} images`) });
+  if (videos.length > 1 || (videos.length === 1 && images.length > 0)) {
+    return reply.send({ base_resp: invalidParams("a message reads images or one video_url, not both") });
+  }
 
-  const fault = context.faults.take(FAMILY, model.id);
+  const fault = context.faults.take(FAMILY, modelId);
   if (fault?.kind === "hang") {
+    // Fastify is started with forceCloseConnections, so closing the emulator ends this socket.
     reply.hijack();
     return reply;
+  }
+  const video = videos[0];
+  if (video !== undefined) {
+    if (fault !== undefined && fault.kind !== "bad_download") return sendVideoFault(fault.kind, fault.retryAfterSeconds, reply);
+    const prompt = parts.flatMap((part) => (part.type === "text" ? [part.text] : [])).join("\n");
+    const json = parsed.data.response_format?.type === "json_object";
+    return reply.send(await videoAnswer(context, { model: parsed.data.model, prompt, url: video.video_url.url, detail: video.video_url.detail, json }));
   }
   if (fault !== undefined) return sendFault(fault.kind, fault.retryAfterSeconds, reply);
   return reply.send(await completionAnswer(parsed.data, parts, images));
@@ -106,7 +110,7 @@ async function completionAnswer(completion: Completion, parts: ContentPart[], im
     created: Math.floor(Date.now() / 1000),
     model: completion.model,
     choices: [{ index: 0, message: { role: "assistant", content }, finish_reason: "stop" }],
-    usage: { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens, image_count: pictures.length },
+    usage: { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens },
     base_resp: STATUS.success,
   };
 }

@@ -1,14 +1,15 @@
+import { randomInt } from "node:crypto";
 import { setTimeout as delay } from "node:timers/promises";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
 import type { FaultKind } from "../faults.js";
 import { derivationOf, renderDerivedSet, type DerivationInputs } from "../media/image-derive.js";
-import { findImageModel, imageAskProblem, randomSeed } from "../media/image-limits.js";
 import { downloadPictures, InputPictureError } from "../media/input-pictures.js";
 import { storeImageSet, storePicture } from "../media/stored-images.js";
 import type { EmulatorContext } from "../vendor-family.js";
 import { acceptRawBodies, isRecord, parseJsonBody } from "./raw-json-body.js";
 import { invalidParams, sendHttpFault, traceId, vendorAStatus } from "./vendor-a-calls.js";
+import { IMAGE_MODEL } from "./vendor-a-models.js";
 
 // vendorA images (image-01-live): synchronous like vendorA speech (docs/providers/vendorA-image.md). One POST answers
 // with download URLs, served by the family's /v1/files route; vendor-side errors come back with a non-zero
@@ -16,6 +17,17 @@ import { invalidParams, sendHttpFault, traceId, vendorAStatus } from "./vendor-a
 // call image-to-image (`style`: the picture restyled) or an edit (`base`: the picture edited).
 
 const FAMILY = "vendorA";
+// image_generation's bounds: 1 to 9 images a request; a custom size 512 to 2048 pixels a side, a multiple of 8;
+// image-01-live takes one subject reference.
+const MAX_IMAGES = 9;
+const SIDE = { min: 512, max: 2048, step: 8 };
+const MAX_SUBJECT_REFERENCES = 1;
+const side = z
+  .number()
+  .int()
+  .min(SIDE.min)
+  .max(SIDE.max)
+  .refine((pixels) => pixels % SIDE.step === 0, `must be a multiple of ${SIDE.step}`);
 
 const STATUS = vendorAStatus({ internalError: "image engine unavailable", inputFlagged: "prompt flagged by safety review", outputBlocked: "generated image blocked" });
 
@@ -23,14 +35,15 @@ const imageRequestSchema = z
   .object({
     model: z.string().min(1),
     prompt: z.string().trim().min(1).max(1500),
-    width: z.number().int().positive(),
-    height: z.number().int().positive(),
-    n: z.number().int().min(1),
+    width: side,
+    height: side,
+    n: z.number().int().min(1).max(MAX_IMAGES),
     prompt_optimizer: z.boolean().optional(),
     response_format: z.literal("url"),
     subject_reference: z
       .array(z.object({ type: z.enum(["style", "base"]), image_file: z.url() }).strict())
       .min(1)
+      .max(MAX_SUBJECT_REFERENCES)
       .optional(),
   })
   .strict();
@@ -64,23 +77,12 @@ async function generate(request: FastifyRequest, reply: FastifyReply, context: E
     const issue = parsed.error.issues[0];
     return reply.send({ base_resp: invalidParams(`${issue?.path.join(".") || "body"}: ${issue?.message ?? "invalid"}`) });
   }
-  const model = findImageModel(FAMILY, parsed.data.model);
-  if (model === undefined) return reply.send({ base_resp: invalidParams(`unknown model ${parsed.data.model}`) });
+  if (parsed.data.model !== IMAGE_MODEL) return reply.send({ base_resp: invalidParams(`unknown model ${parsed.data.model}`) });
   const { width, height, n, prompt } = parsed.data;
   const derivation = await subjectReferences(parsed.data);
   if (typeof derivation === "string") return reply.send({ base_resp: invalidParams(derivation) });
-  const problem = imageAskProblem(model, {
-    count: n,
-    size: { width, height },
-    sequence: false,
-    palette: false,
-    seed: false,
-    negativePrompt: false,
-    ...(derivation ? { source: derivation.source, inputImages: derivation.inputs.length } : {}),
-  });
-  if (problem) return reply.send({ base_resp: invalidParams(problem) });
 
-  const fault = context.faults.take(FAMILY, model.id);
+  const fault = context.faults.take(FAMILY, IMAGE_MODEL);
   if (fault?.kind === "hang") {
     reply.hijack();
     return reply;
@@ -91,7 +93,7 @@ async function generate(request: FastifyRequest, reply: FastifyReply, context: E
   const failsDownload = fault?.kind === "bad_download";
   const files = derivation
     ? await Promise.all((await renderDerivedSet({ ...picture, ...derivation })).map((bytes) => storePicture(context, bytes, failsDownload)))
-    : await storeImageSet(context, { ...picture, seed: randomSeed() }, failsDownload);
+    : await storeImageSet(context, { ...picture, seed: randomInt(2_147_483_647) }, failsDownload);
   return reply.send({
     id: traceId(),
     data: { image_urls: files.map((file) => `${request.protocol}://${request.host}/${FAMILY}/v1/files/${file.fileId}`) },

@@ -1,7 +1,6 @@
 import { readFile } from "node:fs/promises";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
-import { MUSIC_MODELS } from "../../core/catalog/audio-models.js";
 import { AUDIO_CONTENT_TYPES } from "../audio-encoding.js";
 import { traitsOf, type RecordingTraits } from "../media/audio-analysis.js";
 import { composeSong, recordTakeToFile } from "../media/music-render.js";
@@ -10,15 +9,14 @@ import { writeLyrics, writeTitle } from "../media/song-words.js";
 import { MALE_TIMBRE } from "../media/voice-timbre.js";
 import type { EmulatorContext } from "../vendor-family.js";
 import { BASE, fileUrl, FINISHED, invalidParams, receiveCall, traceId } from "./vendor-a-calls.js";
+import { MUSIC_LIMITS, MUSIC_MODEL } from "./vendor-a-models.js";
 
 // vendorA music (docs/providers/vendorA.md, "Music"): synchronous like vendorA speech. One POST makes one song
 // and answers with its audio in data.audio (a download URL when output_format is url). With `refer_audio_url` the song follows the reference recording: its tempo,
 // key, length and loudness. The model always sings: the lyrics given, or lyrics it writes from the prompt when
-// `lyrics_optimizer` is on. Limits are the service catalog's, which records what the vendor documents.
+// `lyrics_optimizer` is on. Limits are the vendor's (vendor-a-models.ts).
 
-const MODEL = MUSIC_MODELS.find((m) => m.family === "vendorA")!;
-const LIMITS = MODEL.constraints;
-const SETTING = LIMITS.model_options.vendorA!.audio_setting;
+const SETTING = MUSIC_LIMITS;
 
 const WORDING = {
   internalError: "music engine unavailable",
@@ -28,16 +26,15 @@ const WORDING = {
 
 const musicRequestSchema = z
   .object({
-    model: z.literal(MODEL.id),
-    prompt: z.string().trim().min(1).max(LIMITS.text_to_music.max_prompt_characters),
-    lyrics: z.string().trim().min(1).max(LIMITS.text_to_music.max_lyrics_characters).optional(),
+    model: z.literal(MUSIC_MODEL),
+    prompt: z.string().trim().min(1).max(MUSIC_LIMITS.maxPromptCharacters),
+    lyrics: z.string().trim().min(1).max(MUSIC_LIMITS.maxLyricsCharacters).optional(),
     lyrics_optimizer: z.boolean().default(false),
-    title: z.string().trim().min(1).max(LIMITS.max_title_characters).optional(),
     refer_audio_url: z.url().optional(),
     audio_setting: z
       .object({
-        sample_rate: z.number().refine((rate) => SETTING.sample_rates.includes(rate), `sample_rate must be one of ${SETTING.sample_rates.join(", ")}`),
-        bitrate: z.number().refine((rate) => SETTING.bitrates.includes(rate), `bitrate must be one of ${SETTING.bitrates.join(", ")}`),
+        sample_rate: z.number().refine((rate) => (SETTING.sampleRates as readonly number[]).includes(rate), `sample_rate must be one of ${SETTING.sampleRates.join(", ")}`),
+        bitrate: z.number().refine((rate) => (SETTING.bitrates as readonly number[]).includes(rate), `bitrate must be one of ${SETTING.bitrates.join(", ")}`),
         format: z.enum(["mp3", "wav", "pcm"]),
       })
       .strict(),
@@ -71,7 +68,7 @@ async function generateMusic(request: FastifyRequest, reply: FastifyReply, conte
     }
   }
   const lyrics = music.lyrics ?? writeLyrics(music.prompt);
-  const title = music.title ?? writeTitle(music.prompt);
+  const title = writeTitle(music.prompt);
   const { format, sample_rate: sampleRate, bitrate } = music.audio_setting;
   const song = await composeSong({ style: music.prompt, lyrics, singer: MALE_TIMBRE, reference });
   const { file } = await context.files.save(
@@ -100,16 +97,12 @@ async function generateMusic(request: FastifyRequest, reply: FastifyReply, conte
 
 // The reference mode's own prompt limit; the recording's limits are checked once it is downloaded.
 function referenceProblem(music: MusicRequest): string | null {
-  const max = LIMITS.reference_audio_to_music.max_prompt_characters;
+  const max = MUSIC_LIMITS.reference.maxPromptCharacters;
   return [...music.prompt].length > max ? `prompt: at most ${max} characters with refer_audio_url` : null;
 }
 
 async function referenceTraits(url: string): Promise<RecordingTraits> {
-  const limits = LIMITS.reference_audio_to_music;
-  const recording = await fetchAcceptedRecording(url, {
-    formats: limits.reference_formats,
-    minSeconds: limits.min_reference_seconds,
-    maxSeconds: limits.max_reference_seconds,
-  });
+  const limits = MUSIC_LIMITS.reference;
+  const recording = await fetchAcceptedRecording(url, { formats: limits.formats, minSeconds: limits.minSeconds, maxSeconds: limits.maxSeconds });
   return traitsOf(recording.pcm);
 }

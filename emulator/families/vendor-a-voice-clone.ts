@@ -1,17 +1,16 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
-import { VOICE_CLONE_MODELS } from "../../core/catalog/audio-models.js";
 import { AUDIO_CONTENT_TYPES } from "../audio-encoding.js";
 import { fundamentalHz } from "../media/audio-analysis.js";
 import { fetchAcceptedRecording, RecordingError } from "../media/recording-input.js";
 import { timbreForFundamental, type Timbre } from "../media/voice-timbre.js";
 import { synthesizeSpeechToFile } from "../speech-synthesis.js";
-import { DEFAULT_VENDOR_IDS } from "../../core/catalog/vendor-ids.js";
 import { LANGUAGE_BOOST_VALUES, subtagOfLanguageBoost } from "../../core/providers/vendorA/language-boost.js";
 import type { EmulatorContext } from "../vendor-family.js";
 import type { ClonedVoices } from "./vendor-a-cloned-voices.js";
 import { BASE, fileUrl, invalidParams, receiveCall, traceId } from "./vendor-a-calls.js";
 import { registerVendorAUploadRoutes, UploadedFiles } from "./vendor-a-uploads.js";
+import { CLONE_CONTROL_NAME, CLONE_SAMPLE_LIMITS, SPEECH_MODELS } from "./vendor-a-models.js";
 
 // vendorA voice clone (docs/providers/vendorA.md, "Voice clone"), as the vendor publishes it: the sample is
 // uploaded first (`/v1/files/upload`, vendor-a-uploads.ts), then `POST /v1/voice_clone` names it by `file_id`
@@ -20,10 +19,7 @@ import { registerVendorAUploadRoutes, UploadedFiles } from "./vendor-a-uploads.j
 // demonstration as `demo_audio`. Speech with the voice_id then speaks in the cloned voice. Faults and the request
 // log name the call by the clone model's neutral id.
 
-const MODEL = VOICE_CLONE_MODELS[0]!;
-const LIMITS = MODEL.constraints;
 const DEMO_SAMPLE_RATE = 32000;
-const SPEECH_MODEL_IDS = LIMITS.voice_models.map((model) => DEFAULT_VENDOR_IDS.vendorA?.models[model] ?? model) as [string, ...string[]];
 
 const WORDING = {
   internalError: "voice clone engine unavailable",
@@ -38,7 +34,7 @@ const cloneRequestSchema = z
       .regex(/^[A-Za-z][A-Za-z0-9_-]{6,254}[A-Za-z0-9]$/, "voice_id must be 8 to 256 letters, digits, - or _, starting with a letter and not ending with - or _"),
     file_id: z.number().int().positive(),
     // The speech model the demonstration is spoken with, by the vendor's id.
-    model: z.enum(SPEECH_MODEL_IDS),
+    model: z.enum(SPEECH_MODELS),
     text: z.string().trim().min(1).max(1000),
     language_boost: z.enum(LANGUAGE_BOOST_VALUES as [string, ...string[]]).optional(),
     need_noise_reduction: z.boolean().optional(),
@@ -54,7 +50,7 @@ export function registerVendorAVoiceCloneRoutes(app: FastifyInstance, context: E
 }
 
 async function cloneVoice(request: FastifyRequest, reply: FastifyReply, context: EmulatorContext, voices: ClonedVoices, uploads: UploadedFiles) {
-  const received = await receiveCall(request, reply, context, cloneRequestSchema, WORDING, MODEL.id);
+  const received = await receiveCall(request, reply, context, cloneRequestSchema, WORDING, CLONE_CONTROL_NAME);
   if (received === null) return reply;
   const clone = received.body;
   const sample = uploads.get(clone.file_id);
@@ -90,9 +86,9 @@ interface HeardSample {
 
 async function listenToSample(url: string): Promise<HeardSample> {
   const sample = await fetchAcceptedRecording(url, {
-    formats: LIMITS.sample_formats,
-    minSeconds: LIMITS.min_sample_seconds,
-    maxSeconds: LIMITS.max_sample_seconds,
+    formats: CLONE_SAMPLE_LIMITS.formats,
+    minSeconds: CLONE_SAMPLE_LIMITS.minSeconds,
+    maxSeconds: CLONE_SAMPLE_LIMITS.maxSeconds,
   });
   const pitchHz = fundamentalHz(sample.pcm);
   if (pitchHz === null) throw new RecordingError("no voice could be heard in the sample");

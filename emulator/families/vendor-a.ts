@@ -3,18 +3,17 @@ import { readFile } from "node:fs/promises";
 import { setTimeout as delay } from "node:timers/promises";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
-import { AUDIO_CONTENT_TYPES, AUDIO_FORMATS, type AudioFormat } from "../audio-encoding.js";
+import { AUDIO_CONTENT_TYPES, type AudioFormat } from "../audio-encoding.js";
 import type { FaultKind } from "../faults.js";
 import { synthesizeSpeechToFile } from "../speech-synthesis.js";
-import { DEFAULT_VENDOR_IDS } from "../../core/catalog/vendor-ids.js";
 import { LANGUAGE_BOOST_VALUES, subtagOfLanguageBoost } from "../../core/providers/vendorA/language-boost.js";
 import { ClonedVoices } from "./vendor-a-cloned-voices.js";
 import { registerVendorAChatRoutes } from "./vendor-a-chat.js";
 import { registerVendorAImageRoutes } from "./vendor-a-image.js";
 import { registerVendorAMusicRoutes } from "./vendor-a-music.js";
 import { registerVendorAVideoRoutes } from "./vendor-a-video.js";
-import { registerVendorAVideoUnderstandingRoutes } from "./vendor-a-video-understanding.js";
 import { registerVendorAVoiceCloneRoutes } from "./vendor-a-voice-clone.js";
+import { controlNameOf, SPEECH_MODELS, SYSTEM_VOICES } from "./vendor-a-models.js";
 import type { EmulatorContext, VendorFamily } from "../vendor-family.js";
 import { invalidParams, sendHttpFault, traceId, vendorAStatus } from "./vendor-a-calls.js";
 
@@ -25,30 +24,19 @@ import { invalidParams, sendHttpFault, traceId, vendorAStatus } from "./vendor-a
 // tests script them with.
 
 const FAMILY = "vendorA";
-const VENDOR_IDS = DEFAULT_VENDOR_IDS.vendorA ?? { models: {}, voices: {} };
-const NEUTRAL_MODEL_OF = new Map(Object.entries(VENDOR_IDS.models).map(([neutral, vendor]) => [vendor, neutral]));
-const MODELS = [...NEUTRAL_MODEL_OF.keys()] as [string, ...string[]];
-// The vendor's system voices this stand-in speaks with; cloned voices are the others it knows.
-const SYSTEM_VOICES = new Set(Object.values(VENDOR_IDS.voices));
 const VOICE_NOT_FOUND = 2054;
 const MAX_TEXT_CHARACTERS = 10_000;
 const TASK_STATUS_SUCCEEDED = 2;
 const UNDOCUMENTED_TASK_STATUS = 7;
 const PITCH_SEMITONES = 12;
 
-const COMMON_SAMPLE_RATES = [8000, 16000, 22050, 24000, 32000, 44100, 48000];
-const SUPPORTED_SAMPLE_RATES: Record<AudioFormat, readonly number[]> = {
-  mp3: COMMON_SAMPLE_RATES,
-  wav: COMMON_SAMPLE_RATES,
-  flac: COMMON_SAMPLE_RATES,
-  pcm: COMMON_SAMPLE_RATES,
-  // libopus only codes these rates. ffprobe reports 48000 for every Ogg Opus file whatever rate is asked for here.
-  opus: [8000, 16000, 24000, 48000],
-};
+// T2A v2's audio settings: these formats, each at any of these rates (no opus, nothing above 44.1 kHz).
+const SPEECH_FORMATS = ["mp3", "pcm", "flac", "wav"] as const satisfies readonly AudioFormat[];
+const SAMPLE_RATES: readonly number[] = [8000, 16000, 22050, 24000, 32000, 44100];
 
 const speechRequestSchema = z
   .object({
-    model: z.enum(MODELS),
+    model: z.enum(SPEECH_MODELS),
     stream: z.literal(false).optional(),
     text: z
       .string()
@@ -62,7 +50,7 @@ const speechRequestSchema = z
       emotion: z.enum(["happy", "sad", "angry", "fearful", "disgusted", "surprised", "calm", "fluent", "whisper"]).optional(),
     }),
     audio_setting: z.object({
-      format: z.enum(AUDIO_FORMATS),
+      format: z.enum(SPEECH_FORMATS),
       sample_rate: z.number().int(),
       channel: z.literal(1),
     }),
@@ -71,13 +59,9 @@ const speechRequestSchema = z
     output_format: z.enum(["hex", "url"]).optional(),
   })
   .superRefine((body, issues) => {
-    const { format, sample_rate: sampleRate } = body.audio_setting;
-    if (!SUPPORTED_SAMPLE_RATES[format].includes(sampleRate)) {
-      issues.addIssue({
-        code: "custom",
-        path: ["audio_setting", "sample_rate"],
-        message: `${format} supports ${SUPPORTED_SAMPLE_RATES[format].join(", ")}, not ${sampleRate}`,
-      });
+    const { sample_rate: sampleRate } = body.audio_setting;
+    if (!SAMPLE_RATES.includes(sampleRate)) {
+      issues.addIssue({ code: "custom", path: ["audio_setting", "sample_rate"], message: `sample_rate must be one of ${SAMPLE_RATES.join(", ")}, not ${sampleRate}` });
     }
   });
 type SpeechRequestBody = z.infer<typeof speechRequestSchema>;
@@ -102,7 +86,6 @@ export const vendorAFamily: VendorFamily = {
     registerVendorAImageRoutes(app, context);
     registerVendorAChatRoutes(app, context);
     registerVendorAVideoRoutes(app, context);
-    registerVendorAVideoUnderstandingRoutes(app, context);
     registerVendorAMusicRoutes(app, context);
     registerVendorAVoiceCloneRoutes(app, context, clonedVoices);
   },
@@ -111,7 +94,7 @@ export const vendorAFamily: VendorFamily = {
 async function submitSpeech(request: FastifyRequest, reply: FastifyReply, context: EmulatorContext, clonedVoices: ClonedVoices) {
   const body = parseJson(request.body);
   const vendorModel = isRecord(body) && typeof body.model === "string" ? body.model : null;
-  const model = vendorModel === null ? null : (NEUTRAL_MODEL_OF.get(vendorModel) ?? vendorModel);
+  const model = vendorModel === null ? null : controlNameOf(vendorModel);
   context.requests.record({
     family: FAMILY,
     method: request.method,

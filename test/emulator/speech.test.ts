@@ -95,8 +95,6 @@ describe("vendorA speech formats", () => {
     { format: "mp3", sampleRate: 32000, container: "mp3", codec: "mp3", contentType: "audio/mpeg", probedRate: 32000 },
     { format: "wav", sampleRate: 24000, container: "wav", codec: "pcm_s16le", contentType: "audio/wav", probedRate: 24000 },
     { format: "flac", sampleRate: 44100, container: "flac", codec: "flac", contentType: "audio/flac", probedRate: 44100 },
-    // Ogg Opus always decodes at 48 kHz, whatever rate it was encoded from.
-    { format: "opus", sampleRate: 16000, container: "ogg", codec: "opus", contentType: "audio/ogg", probedRate: 48000 },
     { format: "pcm", sampleRate: 22050, container: "pcm", codec: "pcm_s16le", contentType: "audio/L16", probedRate: 22050 },
   ] as const;
 
@@ -175,7 +173,9 @@ describe("vendorA speech request errors", () => {
   });
 
   it.each([
-    ["an unsupported opus sample rate", speechBody({ format: "opus", sampleRate: 44100 })],
+    // T2A v2 makes mp3, pcm, flac and wav, at most at 44.1 kHz (the service encodes opus itself).
+    ["opus, which the vendor does not make", speechBody({ format: "opus", sampleRate: 16000 })],
+    ["48 kHz, above the vendor's highest rate", speechBody({ format: "wav", sampleRate: 48000 })],
     ["an unknown format", speechBody({ format: "aac" })],
     ["an unknown model", speechBody({ model: "vendorA-speech-0.1" })],
     ["a body that is not JSON", "{not json"],

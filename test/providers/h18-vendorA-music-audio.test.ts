@@ -11,6 +11,8 @@ import { startEmulator, type RunningEmulator } from "../../emulator/server.js";
 // default and a download URL with `output_format: "url"`, which the adapter asks for. Never `data.audio_url`.
 
 const MODEL = "vendorA-music-3.0";
+// What the vendor calls it (core/catalog/vendor-ids/vendorA.ts).
+const VENDOR_MODEL = "music-3.0";
 const SETTING = { sample_rate: 44100, bitrate: 256000, format: "mp3" };
 
 let emulator: RunningEmulator;
@@ -42,7 +44,7 @@ async function emulatorMusic(body: Record<string, unknown>): Promise<{ data?: { 
 
 describe("vendorA music audio", () => {
   it("the emulator answers hex in data.audio without output_format", async () => {
-    const answer = await emulatorMusic({ model: MODEL, prompt: "slow ballad", lyrics: "[Verse]\nQuiet night", audio_setting: SETTING });
+    const answer = await emulatorMusic({ model: VENDOR_MODEL, prompt: "slow ballad", lyrics: "[Verse]\nQuiet night", audio_setting: SETTING });
     expect(answer.base_resp.status_code).toBe(0);
     expect(answer.data).not.toHaveProperty("audio_url");
     expect(answer.data?.audio).toMatch(/^([0-9a-f]{2})+$/);

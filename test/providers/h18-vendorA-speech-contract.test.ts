@@ -10,6 +10,7 @@ import { loadConfig, type ProviderEndpoint } from "../../core/config.js";
 import { probeMedia } from "../../core/media/probe.js";
 import { ProviderFailure, type ProviderRequest } from "../../core/providers/types.js";
 import { synthesizeSpeech } from "../../core/providers/vendorA/speech.js";
+import { speechParts, VENDOR_MAX_CALL_CHARACTERS } from "../../core/providers/vendorA/speech-assembly.js";
 import { startEmulator, type RunningEmulator } from "../../emulator/server.js";
 
 // vendorA's T2A v2 against the copy of its reference kept in the repo (docs/providers/reference/vendorA-t2a-v2.json):
@@ -192,6 +193,43 @@ describe("the adapter's requests fit the reference", () => {
     expect(requestSchema.safeParse(sent).success).toBe(true);
     expect(sent.language_boost).toBe("auto");
     expect(sent.voice_setting.voice_id).toBe(clone);
+  });
+});
+
+describe("what the vendor does not make, made on our side from its WAV", () => {
+  async function decodedOutput(outcome: Awaited<ReturnType<typeof synthesizeSpeech>>) {
+    const url = outcome.status === "done" ? (outcome.outputs[0]?.url ?? "") : "";
+    const response = await fetch(url);
+    return { url, probe: await probeMedia(Buffer.from(await response.arrayBuffer())) };
+  }
+
+  it("opus: asks the vendor for WAV at the requested rate and encodes Ogg Opus", async () => {
+    const outcome = await synthesizeSpeech(endpointAt(`${proxy.url}/vendorA`), speechRequest({ format: "opus", sample_rate: 24000 }), AbortSignal.timeout(60_000));
+    const sent = proxy.bodies[0] as Record<string, unknown>;
+    expect(requestSchema.safeParse(sent).success).toBe(true);
+    expect(sent).toMatchObject({ output_format: "url", audio_setting: { format: "wav", sample_rate: 24000, channel: 1 } });
+    expect(outcome).toMatchObject({ status: "done", outputs: [{ kind: "audio", format: "opus", sampleRate: 24000 }] });
+    const { url, probe } = await decodedOutput(outcome);
+    expect(url).toMatch(/^data:audio\/ogg;base64,/);
+    expect(probe).toMatchObject({ codec: "opus", hasAudio: true });
+  });
+
+  it("opus at 48 kHz: asks for the vendor's highest rate, 44.1 kHz", async () => {
+    const outcome = await synthesizeSpeech(endpointAt(`${proxy.url}/vendorA`), speechRequest({ format: "opus", sample_rate: 48000 }), AbortSignal.timeout(60_000));
+    expect((proxy.bodies[0] as { audio_setting: unknown }).audio_setting).toEqual({ format: "wav", sample_rate: 44100, channel: 1 });
+    expect((await decodedOutput(outcome)).probe).toMatchObject({ codec: "opus", sampleRate: 48000 });
+  });
+
+  it("splits a text longer than one call takes at sentence ends, then spaces, each part within the limit", () => {
+    expect(VENDOR_MAX_CALL_CHARACTERS).toBe(10_000);
+    expect(speechParts("One two. Three four. Five", 12)).toEqual(["One two.", " Three four.", " Five"]);
+    expect(speechParts("alpha beta gamma delta", 11)).toEqual(["alpha beta ", "gamma delta"]);
+    expect(speechParts("abcdefghij", 4)).toEqual(["abcd", "efgh", "ij"]);
+    const long = "Words go here. ".repeat(1_400);
+    const parts = speechParts(long);
+    expect(parts.length).toBe(3);
+    expect(parts.every((part) => [...part].length <= VENDOR_MAX_CALL_CHARACTERS)).toBe(true);
+    expect(parts.join("")).toBe(long);
   });
 });
 

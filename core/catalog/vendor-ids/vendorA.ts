@@ -1,13 +1,21 @@
-import { SPEECH_MODELS } from "../speech-models.js";
 import type { FamilyIds } from "./family-ids.js";
 
-// Read from vendorA's T2A v2 reference and its system-voice list (docs/providers/vendorA.md).
+// Read from vendorA's references (docs/providers/vendorA.md, vendorA-image.md): T2A v2 and its system-voice
+// list, music_generation, image_generation and the OpenAI-compatible chat completions.
+//
+// Not mapped, so not checked at start: vendorA-voice-clone, whose calls send no model of its own (the clone call
+// names the demonstration's speech model, mapped above), and vendorA-h3, whose call still follows the
+// emulator's protocol: the vendor's H3 is served by its Video Generation V2 call, which takes neither the card's
+// resolutions nor its durations' form (docs/providers/vendorA.md, "Video").
 export const VENDOR_A_IDS: FamilyIds = {
-  mapped: SPEECH_MODELS.filter((model) => model.family === "vendorA").map((model) => model.id),
+  mapped: ["vendorA-speech-2.8-hd", "vendorA-speech-2.8-turbo", "vendorA-music-3.0", "image-01-live", "vendorA-M3"],
   defaults: {
     models: {
       "vendorA-speech-2.8-hd": "speech-2.8-hd",
       "vendorA-speech-2.8-turbo": "speech-2.8-turbo",
+      "vendorA-music-3.0": "music-3.0",
+      "image-01-live": "image-01-live",
+      "vendorA-M3": "MiniMax-M3",
     },
     voices: {
       en_female_aria: "English_Graceful_Lady",

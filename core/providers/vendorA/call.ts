@@ -1,3 +1,4 @@
+import { DEFAULT_VENDOR_IDS, vendorModelId } from "../../catalog/vendor-ids.js";
 import type { ProviderEndpoint } from "../../config.js";
 import { bearerJsonCall, retryAfterMs, type VendorResponse } from "../http.js";
 import { jsonAnswer } from "../json-answer.js";
@@ -34,23 +35,32 @@ function failureOf(base: BaseResp, response: VendorResponse): ProviderFailure {
 
 // POSTs `body` (or GETs when there is none) and returns the answer of a successful call; anything else throws
 // the mapped ProviderFailure.
+// `openAiCompatible` calls (the chat completions) follow OpenAI's answer shape, where a success need not carry a
+// base_resp; a base_resp, when present, still decides.
 export async function callVendorA<T extends { base_resp?: BaseResp }>(
   endpoint: ProviderEndpoint,
   path: string,
   signal: AbortSignal,
-  options: { body?: unknown; timeoutMs: number },
+  options: { body?: unknown; timeoutMs: number; openAiCompatible?: boolean },
 ): Promise<T> {
-  return vendorAAnswer<T>(await bearerJsonCall(endpoint, path, signal, options));
+  return vendorAAnswer<T>(await bearerJsonCall(endpoint, path, signal, options), options.openAiCompatible === true);
 }
 
 // A vendorA answer, whatever the request's body was (JSON, or the multipart of a file upload).
-export function vendorAAnswer<T extends { base_resp?: BaseResp }>(response: VendorResponse): T {
+export function vendorAAnswer<T extends { base_resp?: BaseResp }>(response: VendorResponse, openAiCompatible = false): T {
   const answer = jsonAnswer(response.text) as T | undefined;
   if (typeof answer !== "object" || answer === null) {
     if (response.status !== 200) throw failureOf({}, response);
     // A garbled answer is treated like a 5xx: the vendor may answer properly next time.
     throw new ProviderFailure("model_request_failed", `vendor answered HTTP ${response.status} with a body that is not JSON`, true);
   }
-  if (response.status !== 200 || answer.base_resp?.status_code !== 0) throw failureOf(answer.base_resp ?? {}, response);
+  const succeeded = answer.base_resp === undefined ? openAiCompatible : answer.base_resp.status_code === 0;
+  if (response.status !== 200 || !succeeded) throw failureOf(answer.base_resp ?? {}, response);
   return answer;
+}
+
+// The vendor's id for one of our models (core/catalog/vendor-ids/vendorA.ts). An endpoint built without loadConfig
+// (a test's own) carries no ids: the shipped defaults apply.
+export function vendorAModelId(endpoint: ProviderEndpoint, model: string): string {
+  return vendorModelId(endpoint.ids ?? DEFAULT_VENDOR_IDS.vendorA, model);
 }

@@ -3,7 +3,7 @@ import { canvasPixelSize, type PixelSize } from "../../catalog/canvas.js";
 import type { ProviderEndpoint } from "../../config.js";
 import { imageInputsAsk, isImageInputsCapability } from "../image-inputs.js";
 import { ProviderFailure, type ProviderOutcome, type ProviderRequest } from "../types.js";
-import { callVendorA } from "./call.js";
+import { callVendorA, vendorAModelId } from "./call.js";
 
 // vendorA's synchronous image generation (docs/providers/vendorA-image.md): one POST answers with download URLs.
 // Image-to-image and edits are the same call with the input image as a `subject_reference` the vendor downloads:
@@ -49,7 +49,7 @@ function generationOf(request: ProviderRequest): Generation {
 export async function generateImages(endpoint: ProviderEndpoint, request: ProviderRequest, signal: AbortSignal): Promise<ProviderOutcome> {
   const generation = generationOf(request);
   const body = {
-    model: request.model,
+    model: vendorAModelId(endpoint, request.model),
     prompt: generation.prompt,
     width: generation.size.width,
     height: generation.size.height,

@@ -1,7 +1,7 @@
 import type { ProviderEndpoint } from "../../config.js";
 import { musicJob } from "../music-job.js";
 import { ProviderFailure, type ProviderOutcome, type ProviderRequest } from "../types.js";
-import { callVendorA } from "./call.js";
+import { callVendorA, vendorAModelId } from "./call.js";
 
 // vendorA music (docs/providers/vendorA.md, "Music"): synchronous like vendorA speech. One POST makes one song
 // and answers with its audio in `data.audio`, a download URL since we ask for `output_format: "url"` (hex is the
@@ -29,11 +29,10 @@ export async function generateVendorAMusic(endpoint: ProviderEndpoint, request: 
     format: options.audio_setting?.format ?? offered?.formats[0] ?? "mp3",
   };
   const body = {
-    model: job.model.id,
+    model: vendorAModelId(endpoint, job.model.id),
     prompt: job.prompt,
     ...(job.lyrics !== undefined ? { lyrics: job.lyrics } : {}),
     lyrics_optimizer: options.lyrics_optimizer ?? (job.lyrics === undefined),
-    ...(job.title !== undefined ? { title: job.title } : {}),
     ...(job.reference ? { refer_audio_url: job.reference.url } : {}),
     audio_setting: setting,
     aigc_watermark: options.aigc_watermark ?? false,
@@ -47,6 +46,7 @@ export async function generateVendorAMusic(endpoint: ProviderEndpoint, request: 
   return {
     status: "done",
     outputs: [{ url, kind: "audio", format: setting.format, sampleRate: answer.extra_info?.music_sample_rate ?? setting.sample_rate }],
-    data: { title: answer.data.title ?? job.title ?? null, lyrics: answer.data.lyrics ?? job.lyrics ?? null },
+    // The vendor takes no title: the request's stands, else whatever the answer names.
+    data: { title: job.title ?? answer.data.title ?? null, lyrics: answer.data.lyrics ?? job.lyrics ?? null },
   };
 }

@@ -1,0 +1,71 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { probeMedia } from "../../core/media/probe.js";
+import type { ProviderRequest } from "../../core/providers/types.js";
+import { generateImages } from "../../core/providers/vendorA/image.js";
+import { startEmulator, type RunningEmulator } from "../../emulator/server.js";
+import { endpointAt, loadReference, startProxy, type Recorder } from "./vendor-a-contract-support.js";
+
+// vendorA image generation against the copy of its reference kept in the repo
+// (docs/providers/reference/vendorA-image-generation.json): the adapter's requests and the emulator's answers
+// must fit it.
+
+const reference = loadReference("vendorA-image-generation");
+
+let emulator: RunningEmulator;
+let proxy: Recorder;
+
+beforeAll(async () => {
+  emulator = await startEmulator({ port: 0 });
+  proxy = await startProxy(emulator.url);
+});
+
+afterAll(async () => {
+  await proxy.close();
+  await emulator.close();
+});
+
+beforeEach(() => {
+  proxy.bodies.length = 0;
+});
+
+function imageRequest(input: Record<string, unknown>): ProviderRequest {
+  return { taskId: "task_contract", capability: "text_to_image", model: "image-01-live", input: { prompt: "a red kite", canvas: { tier: "2K", aspect: "16:9" }, count: 2, ...input } };
+}
+
+async function emulatorImages(body: unknown): Promise<Record<string, unknown> & { base_resp: { status_code: number } }> {
+  const response = await fetch(`${emulator.url}/vendorA/v1/image_generation`, {
+    method: "POST",
+    headers: { "content-type": "application/json", authorization: "Bearer contract-key" },
+    body: JSON.stringify(body),
+  });
+  expect(response.status).toBe(200);
+  return (await response.json()) as Record<string, unknown> & { base_resp: { status_code: number } };
+}
+
+describe("the adapter's requests fit the reference, and the emulator's answers too", () => {
+  it("text to image: the vendor's model id, the canvas as width and height, URLs asked for", async () => {
+    const outcome = await generateImages(endpointAt(`${proxy.url}/vendorA`), imageRequest({ enhance_prompt: true }), AbortSignal.timeout(120_000));
+    const sent = proxy.bodies[0] as Record<string, unknown>;
+    expect(reference.request.safeParse(sent).success).toBe(true);
+    expect(sent).toMatchObject({ model: "image-01-live", width: 2048, height: 1152, n: 2, response_format: "url", prompt_optimizer: true });
+    expect(outcome.status === "done" ? outcome.outputs.length : 0).toBe(2);
+    const first = outcome.status === "done" ? (outcome.outputs[0]?.url ?? "") : "";
+    expect(await probeMedia(Buffer.from(await (await fetch(first)).arrayBuffer()))).toMatchObject({ width: 2048, height: 1152 });
+  }, 150_000);
+
+  it("the emulator's answer fits the reference's response", async () => {
+    const answer = await emulatorImages({ model: "image-01-live", prompt: "a red kite", width: 1024, height: 1024, n: 1, response_format: "url" });
+    expect(reference.response.safeParse(answer).success).toBe(true);
+    expect(answer.base_resp.status_code).toBe(0);
+  }, 120_000);
+
+  it.each([
+    ["a model the vendor does not have", { model: "vendorA-image-9" }],
+    ["more than 9 images", { n: 10 }],
+    ["a side above 2048 pixels", { width: 4096 }],
+    ["a side that is not a multiple of 8", { height: 1001 }],
+  ])("the emulator refuses %s with 2013", async (_case, change) => {
+    const answer = await emulatorImages({ model: "image-01-live", prompt: "a red kite", width: 1024, height: 1024, n: 1, response_format: "url", ...change });
+    expect(answer.base_resp.status_code).toBe(2013);
+  });
+});
