@@ -23,7 +23,9 @@ export type SpeechModel = CatalogModelBase<"speech", SpeechConstraints>;
 
 export const SPEECH_METER = "speech_weighted_characters";
 
-const pcmRates = [32000, 8000, 16000, 22050, 24000, 44100, 48000] as const;
+// The rates vendorA's T2A v2 makes (docs/providers/vendorA.md): nothing above 44.1 kHz. Opus, which the vendor does
+// not make, is encoded by the service from the vendor's WAV at Opus's own rates.
+const pcmRates = [32000, 8000, 16000, 22050, 24000, 44100] as const;
 const opusRates = [48000, 8000, 16000, 24000] as const;
 
 export const SPEECH_MODELS: readonly SpeechModel[] = [
@@ -33,7 +35,7 @@ export const SPEECH_MODELS: readonly SpeechModel[] = [
     kind: "speech",
     capabilities: ["text_to_speech"],
     created: 1_761_955_200,
-    description: "Studio-quality speech in 40 languages, every format and sample rate.",
+    description: "Studio-quality speech in 40 languages, in every format, at up to 44.1 kHz (Opus at 48 kHz).",
     constraints: {
       supported_languages: SPEECH_LANGUAGES,
       formats: SPEECH_FORMATS,
