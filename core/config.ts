@@ -3,12 +3,12 @@ import type { S3Settings } from "./artifacts/s3-store.js";
 import { mergeVendorIds, vendorIdProblems, type VendorIds } from "./catalog/vendor-ids.js";
 import { devSigningKeySchema, type DevSigningKey } from "./oauth/dev-signing-key.js";
 import { MAX_REQUESTS_PER_WINDOW } from "./rate-limits/decision.js";
+import { VENDOR_FAMILIES, type VendorFamily } from "./vendor-families.js";
+
+export { VENDOR_FAMILIES, type VendorFamily } from "./vendor-families.js";
 
 // Every setting the processes read, validated once at start. An invalid value stops the process with a message
 // naming the variable, rather than failing later in a request.
-const vendorFamilies = ["vendorA", "vendorB", "vendorC", "vendorD", "vendorE", "vendorF", "vendorG"] as const;
-export type VendorFamily = (typeof vendorFamilies)[number];
-export const VENDOR_FAMILIES: readonly VendorFamily[] = vendorFamilies;
 
 const port = z.coerce.number().int().min(0).max(65535);
 const optionalUrl = z.url().optional();
@@ -47,7 +47,7 @@ const vendorIdMapJson = z
       return z.NEVER;
     }
   })
-  .pipe(z.partialRecord(z.enum(vendorFamilies), z.object({ models: vendorIdEntries, voices: vendorIdEntries }).strict()));
+  .pipe(z.partialRecord(z.enum(VENDOR_FAMILIES), z.object({ models: vendorIdEntries, voices: vendorIdEntries }).strict()));
 
 // CORS_ALLOWED_ORIGINS: browser origins allowed to call the REST API, comma-separated, each exactly as a browser
 // sends it in Origin (scheme://host[:port], no path); no wildcard, so nothing is opened by accident.
@@ -208,7 +208,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) problems.push(...parsed.error.issues.map((issue) => `  ${issue.path.join(".")}: ${issue.message}`));
   const providers: Config["providers"] = {};
-  for (const family of vendorFamilies) {
+  for (const family of VENDOR_FAMILIES) {
     const names = providerEnvNames(family);
     const provider = providerSchema.safeParse({ baseUrl: env[names.baseUrl], apiKey: env[names.apiKey] });
     if (!provider.success) {

@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import type { Area } from "../auth/areas.js";
-import type { VendorFamily } from "../config.js";
+import type { VendorFamily } from "../vendor-families.js";
 import type { AdmissionSql, Executor } from "../db/client.js";
 import type { FieldFailure } from "../errors/index.js";
 import type { CommonCreateInput } from "../contracts/common-create.js";

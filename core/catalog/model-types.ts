@@ -1,4 +1,4 @@
-import type { VendorFamily } from "../config.js";
+import type { VendorFamily } from "../vendor-families.js";
 import type { Price } from "../credits/pricing.js";
 
 export type ModelKind = "speech" | "voice_clone" | "music" | "image" | "video" | "understanding" | "video_prompt_enhancement";

@@ -1,4 +1,4 @@
-import type { VendorFamily } from "../config.js";
+import type { VendorFamily } from "../vendor-families.js";
 import { PRESET_VOICES } from "./voices.js";
 import type { FamilyIds, VendorIds } from "./vendor-ids/family-ids.js";
 import { VENDOR_A_IDS } from "./vendor-ids/vendorA.js";

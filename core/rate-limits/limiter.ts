@@ -1,23 +1,11 @@
 import type { Config } from "../config.js";
 import type { Db } from "../db/client.js";
-import type { Core } from "../runtime.js";
+import type { Logger } from "../observability/logger.js";
+import type { RateLimitCounter } from "./counter.js";
 import { decide, rateLimitedError, rateLimitHeaders, type RateLimitSubject, type WindowCount } from "./decision.js";
 import { postgresCounter } from "./postgres-counter.js";
 import { redisCounter } from "./redis-counter.js";
 import { RedisError } from "./resp-connection.js";
-
-// The configured budgets, requests per fixed window, for tenants without budgets of their own.
-export interface RateLimitDefaults {
-  windowSeconds: number;
-  perKey: number;
-  perTenant: number;
-}
-
-// Where the counters live: Postgres (the default; nothing more to run) or Redis (RATE_LIMIT_STORE=redis).
-export interface RateLimitCounter {
-  count(subject: RateLimitSubject): Promise<WindowCount>;
-  close(): Promise<void>;
-}
 
 export function createRateLimitCounter(config: Config, db: Db): RateLimitCounter {
   const { store, redisUrl, ...defaults } = config.rateLimits;
@@ -28,7 +16,13 @@ export function createRateLimitCounter(config: Config, db: Db): RateLimitCounter
 // X-RateLimit-* headers to send with the answer. Refused: 429 rate_limited carrying them and Retry-After.
 // An unreachable Redis lets requests through without headers (the limiter protects the service; it must not
 // take it down); Postgres failing fails the request, as every other use of the database would.
-export async function enforceRateLimit(core: Core, subject: RateLimitSubject): Promise<Record<string, string>> {
+export interface RateLimitParts {
+  rateLimits: RateLimitCounter;
+  log: Logger;
+  config: Pick<Config, "rateLimits">;
+}
+
+export async function enforceRateLimit(core: RateLimitParts, subject: RateLimitSubject): Promise<Record<string, string>> {
   let count: WindowCount;
   try {
     count = await core.rateLimits.count(subject);

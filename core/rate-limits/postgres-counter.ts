@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import type { Db } from "../db/client.js";
 import { GroupCommit } from "../db/group-commit.js";
 import { bucketsOf, type RateLimitSubject, type WindowCount } from "./decision.js";
-import type { RateLimitCounter, RateLimitDefaults } from "./limiter.js";
+import type { RateLimitCounter, RateLimitDefaults } from "./counter.js";
 import { budgetsOf } from "./tenant-limits.js";
 
 interface BucketCount {

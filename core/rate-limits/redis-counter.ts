@@ -1,6 +1,6 @@
 import type { Db } from "../db/client.js";
 import { bucketsOf, type RateLimitSubject, type WindowCount } from "./decision.js";
-import type { RateLimitCounter, RateLimitDefaults } from "./limiter.js";
+import type { RateLimitCounter, RateLimitDefaults } from "./counter.js";
 import { RespConnection, RedisError, type RespValue } from "./resp-connection.js";
 import { tenantBudgets, type TenantBudgets } from "./tenant-limits.js";
 

@@ -3,7 +3,7 @@ import type { Db } from "../db/client.js";
 import { tenantRateLimits, tenants } from "../db/schema/index.js";
 import { ServiceError } from "../errors/index.js";
 import { isValidBudget } from "./decision.js";
-import type { RateLimitDefaults } from "./limiter.js";
+import type { RateLimitDefaults } from "./counter.js";
 import { DEFAULT_UPLOAD_QUOTA, type UploadQuota } from "../assets/quota.js";
 
 // A tenant's budgets, requests per window: per credential (each API key, each access-token subject) and for

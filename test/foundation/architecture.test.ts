@@ -42,6 +42,30 @@ describe("import graph", () => {
     }
   });
 
+  it("has no import loops: every file can be understood from the files below it", () => {
+    const graph = new Map<string, string[]>();
+    for (const folder of ["core", "cli", "worker", "rest-server", "mcp-server", "emulator"]) {
+      for (const file of sources(path.join(ROOT, folder))) {
+        const targets = importsOf(file).filter((s) => s.startsWith(".")).map((s) => resolved(file, s).replace(/\.js$/, ".ts"));
+        graph.set(path.relative(ROOT, file), targets);
+      }
+    }
+    const loops: string[] = [];
+    const state = new Map<string, "open" | "done">();
+    const visit = (file: string, trail: string[]): void => {
+      if (state.get(file) === "done") return;
+      if (state.get(file) === "open") {
+        loops.push([...trail.slice(trail.indexOf(file)), file].join(" → "));
+        return;
+      }
+      state.set(file, "open");
+      for (const target of graph.get(file) ?? []) if (graph.has(target)) visit(target, [...trail, file]);
+      state.set(file, "done");
+    };
+    for (const file of graph.keys()) visit(file, []);
+    expect(loops).toEqual([]);
+  });
+
   it("only the provider registry imports the vendor folders", () => {
     for (const file of sources(path.join(ROOT, "core"))) {
       const relative = path.relative(ROOT, file);
