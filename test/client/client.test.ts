@@ -98,6 +98,9 @@ describe("retries", () => {
     expect(advice(unknownVoice.code)).toBe("pick a voice from GET /v1/voices");
     // @ts-expect-error not a code of the catalogue
     const _notACode: ErrorCode = "no_such_code";
+    // Bodies are typed per capability, from the OpenAPI document.
+    // @ts-expect-error speech takes voice and input, not prompt
+    const _notSpeech = () => client.create("text_to_speech", { prompt: "a song" });
   });
 });
 
