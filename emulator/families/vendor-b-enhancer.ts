@@ -14,7 +14,9 @@ import { vendorBError } from "./vendor-b-errors.js";
 
 const FAMILY = "vendorB";
 const COMPLETIONS_PATH = "/api/v3/chat/completions";
-const ENHANCER_MODELS = ["vendorB-2-prompt-enhancer"];
+// The vendor's Seed chat model the service calls for enhancement (its model list names it), with the control
+// name its calls are logged and faulted under (the service's model, as tests and faults name it).
+const ENHANCER_MODELS: Record<string, string> = { "seed-2-0-pro-260328": "vendorB-2-prompt-enhancer" };
 const DEFAULT_RETRY_AFTER_SECONDS = 1;
 // Tokens are counted the way the service estimates them: four characters each, rounded up.
 const CHARACTERS_PER_TOKEN = 4;
@@ -23,6 +25,8 @@ const completionSchema = z.object({
   model: z.string().min(1),
   messages: z.array(z.object({ role: z.enum(["system", "user", "assistant"]), content: z.string() })).min(1),
   max_tokens: z.number().int().positive().optional(),
+  // Seed models think before answering unless told not to; the emulator writes no reasoning either way.
+  thinking: z.object({ type: z.enum(["enabled", "disabled", "auto"]) }).strict().optional(),
 });
 
 const FRAMING: Record<string, string> = {
@@ -108,7 +112,7 @@ export function registerVendorBEnhancerRoutes(app: FastifyInstance, context: Emu
 
 async function complete(request: FastifyRequest, reply: FastifyReply, context: EmulatorContext) {
   const body = request.body as { model?: unknown } | undefined;
-  const model = typeof body?.model === "string" ? body.model : null;
+  const model = typeof body?.model === "string" ? (ENHANCER_MODELS[body.model] ?? body.model) : null;
   context.requests.record({ family: FAMILY, method: request.method, path: COMPLETIONS_PATH, model, at: new Date().toISOString() });
   if (context.latencyMs > 0) await delay(context.latencyMs);
   if (!/^Bearer\s+\S+/i.test(request.headers.authorization ?? "")) {
@@ -116,7 +120,7 @@ async function complete(request: FastifyRequest, reply: FastifyReply, context: E
   }
   const parsed = completionSchema.safeParse(body);
   if (!parsed.success) return reply.code(400).send(vendorBError("InvalidParameter", parsed.error.issues[0]?.message ?? "invalid body"));
-  if (!ENHANCER_MODELS.includes(parsed.data.model)) {
+  if (ENHANCER_MODELS[parsed.data.model] === undefined) {
     return reply.code(404).send(vendorBError("InvalidEndpointOrModel.NotFound", `the model ${parsed.data.model} does not exist`));
   }
   const user = parsed.data.messages.filter((m) => m.role === "user").at(-1)?.content ?? "";
@@ -134,7 +138,7 @@ async function complete(request: FastifyRequest, reply: FastifyReply, context: E
     return reply.code(400).send(vendorBError("InvalidParameter.MediaUnreadable", (error as Error).message, "messages"));
   }
 
-  const fault = context.faults.take(FAMILY, parsed.data.model);
+  const fault = context.faults.take(FAMILY, model);
   let finishReason = "stop";
   switch (fault?.kind) {
     case "hang":

@@ -7,14 +7,14 @@ import { sendStoredFile } from "../serve-file.js";
 import type { EmulatorContext, VendorFamily } from "../vendor-family.js";
 import { acceptVideoRequest } from "../video-acceptance.js";
 import { isJobFault, VideoJobBoard, type JobFault, type VideoJob } from "../video-jobs.js";
-import { contentItemSchema, readContent, taskKindFields } from "./vendor-b-content.js";
+import { contentItemSchema, readContent } from "./vendor-b-content.js";
 import { registerVendorBEnhancerRoutes } from "./vendor-b-enhancer.js";
 import { vendorBError } from "./vendor-b-errors.js";
 
-// vendorB: video generation, edit and extension tasks in the style of a model-hosting platform
-// (docs/providers/vendorB.md). A task is created from a `content` list (the prompt and media by URL, which the
-// vendor downloads), read until `succeeded`, `failed` or `cancelled` (with a progress percentage while
-// `running`), and can be cancelled with DELETE. Refusals are HTTP errors with {error: {code, message}}.
+// vendorB: video generation tasks as BytePlus ModelArk publishes them (docs/providers/vendorB.md, reference copy
+// docs/providers/reference/vendorB-video-generation.json). A task is created from a `content` list (the prompt
+// and media by URL, which the vendor downloads), read until `succeeded`, `failed`, `cancelled` or `expired`, and
+// can be cancelled with DELETE. Refusals are HTTP errors with {error: {code, message}}.
 
 const FAMILY = "vendorB";
 const TASKS_PATH = "/api/v3/contents/generations/tasks";
@@ -22,28 +22,45 @@ const TASKS_PATH = "/api/v3/contents/generations/tasks";
 const RUNNING_PROGRESS = [35, 70];
 const DEFAULT_RETRY_AFTER_SECONDS = 1;
 const FRAMES_PER_SECOND = 24;
+// What the vendor reports of a task it was not told otherwise about: its default tier and expiry (48 hours).
+const SERVICE_TIER = "default";
+const EXECUTION_EXPIRES_AFTER_SECONDS = 172_800;
 
+// The vendor's published model ids, each with the emulator's profile (the service catalog's limits, which
+// emulator/video-model-limits.ts applies) that decides what the model accepts. Calls are logged and faulted
+// under the profile's name, which is how tests and scripted faults name a model.
+const MODELS: Record<string, string> = {
+  "dreamina-seedance-2-0-260128": "vendorB-2",
+  "dreamina-seedance-2-0-fast-260128": "vendorB-2-fast",
+  "dreamina-seedance-2-0-mini": "vendorB-2-mini",
+  "dreamina-seedance-2-5-260628": "vendorB-2.5",
+};
+
+// The reference's create fields; `file_format` is not among them (the vendor answers MP4): it is the one field
+// of ours the emulator takes, for the MOV output the service offers on one model.
 const createTaskSchema = z
   .object({
     model: z.string().min(1),
     content: z.array(contentItemSchema).min(1),
-    ...taskKindFields,
+    callback_url: z.string().url().optional(),
+    return_last_frame: z.boolean().default(false),
+    service_tier: z.enum(["default", "flex"]).default(SERVICE_TIER),
+    execution_expires_after: z.number().int().min(3_600).max(259_200).default(EXECUTION_EXPIRES_AFTER_SECONDS),
+    generate_audio: z.boolean().default(true),
+    draft: z.literal(false).optional(),
+    camera_fixed: z.boolean().optional(),
+    watermark: z.boolean().default(false),
+    seed: z.number().int().min(-1).max(4_294_967_295).optional(),
     resolution: z.string().default("720p"),
     // `adaptive`: the ratio of the first frame, last frame or source video.
     ratio: z.string().default("16:9"),
     duration: z.number().int().default(5),
-    watermark: z.boolean().default(false),
-    generate_audio: z.boolean().default(false),
-    return_last_frame: z.boolean().default(false),
+    tools: z.array(z.object({ type: z.literal("web_search") }).strict()).optional(),
     file_format: z.enum(["mp4", "mov"]).default("mp4"),
-    seed: z.number().int().min(-1).max(4_294_967_295).optional(),
-    negative_prompt: z.string().max(2_000).optional(),
-    prompt_extend: z.boolean().optional(),
-    tools: z.array(z.object({ type: z.literal("web_search") })).optional(),
   })
   .strict();
 
-type VendorBJob = VideoJob<{ resolution: string; ratio: string; seed: number | null }>;
+type VendorBJob = VideoJob<{ resolution: string; ratio: string; seed: number | null; serviceTier: string; expiresAfter: number }>;
 
 const AUTHENTICATION_FAILED = vendorBError("AuthenticationError", "the API key in the request is missing or invalid");
 
@@ -83,11 +100,12 @@ export const vendorBFamily: VendorFamily = {
 
 async function createTask(request: FastifyRequest, reply: FastifyReply, context: EmulatorContext, board: VideoJobBoard<VendorBJob["details"]>) {
   const body = request.body as { model?: unknown } | undefined;
+  const profile = typeof body?.model === "string" ? MODELS[body.model] : undefined;
   context.requests.record({
     family: FAMILY,
     method: request.method,
     path: TASKS_PATH,
-    model: typeof body?.model === "string" ? body.model : null,
+    model: profile ?? (typeof body?.model === "string" ? body.model : null),
     at: new Date().toISOString(),
   });
   if (context.latencyMs > 0) await delay(context.latencyMs);
@@ -98,10 +116,10 @@ async function createTask(request: FastifyRequest, reply: FastifyReply, context:
     return reply.code(400).send(vendorBError("InvalidParameter", issue?.message ?? "invalid body", issue?.path.join(".")));
   }
   const task = parsed.data;
-  const read = readContent(task.content, task);
+  const read = readContent(task.content);
   if ("problem" in read) return reply.code(400).send(vendorBError("InvalidParameter", read.problem, "content"));
   const ratio = task.ratio === "adaptive" ? null : task.ratio;
-  const accepted = await acceptVideoRequest(context.files, FAMILY, task.model, read.urls, () => ({
+  const accepted = await acceptVideoRequest(context.files, FAMILY, profile, read.urls, () => ({
     resolution: task.resolution,
     aspectRatio: ratio,
     durationSeconds: task.duration,
@@ -114,7 +132,7 @@ async function createTask(request: FastifyRequest, reply: FastifyReply, context:
   }
   if (accepted.outcome === "refused") return reply.code(400).send(vendorBError("InvalidParameter", accepted.reason, accepted.control));
 
-  const fault = context.faults.take(FAMILY, task.model);
+  const fault = context.faults.take(FAMILY, profile ?? task.model);
   if (fault !== undefined && !isJobFault(fault.kind)) return sendFault(fault.kind, fault.retryAfterSeconds, reply);
   const seed = task.seed === undefined || task.seed < 0 ? null : task.seed;
   const job = board.submit(
@@ -132,7 +150,7 @@ async function createTask(request: FastifyRequest, reply: FastifyReply, context:
         returnLastFrame: task.return_last_frame,
         materials: accepted.materials,
       },
-      details: { resolution: task.resolution, ratio: task.ratio, seed },
+      details: { resolution: task.resolution, ratio: task.ratio, seed, serviceTier: task.service_tier, expiresAfter: task.execution_expires_after },
     },
     isJobFault(fault?.kind) ? fault.kind : undefined,
   );
@@ -157,9 +175,9 @@ function sendFault(kind: Exclude<FaultKind, JobFault>, retryAfterSeconds: number
   }
 }
 
-// Status words of this vendor; `expired` is what the unknown_status fault makes it say, which is documented nowhere.
+// Status words of this vendor; `paused` is what the unknown_status fault makes it say, which is documented nowhere.
 function statusWord(job: VendorBJob): string {
-  if (job.undocumented) return "expired";
+  if (job.undocumented) return "paused";
   return job.phase === "canceled" ? "cancelled" : job.phase;
 }
 
@@ -177,11 +195,12 @@ function taskView(job: VendorBJob, request: FastifyRequest) {
     id: job.id,
     model: job.model,
     status: statusWord(job),
-    progress: job.progress,
     error: jobError(job),
     ...(job.phase === "succeeded" && video
       ? { content: { video_url: `${files}/${video.fileId}`, ...(lastFrame ? { last_frame_url: `${files}/${lastFrame.fileId}` } : {}) } }
       : {}),
+    // Like the platform it imitates, usage is counted in tokens: one per 1,024 generated pixels-frames.
+    ...(job.phase === "succeeded" ? { usage: { completion_tokens: tokensOf(job), total_tokens: tokensOf(job) } } : {}),
     created_at: Math.floor(job.createdAt.getTime() / 1000),
     updated_at: Math.floor(job.updatedAt.getTime() / 1000),
     seed: job.details.seed ?? -1,
@@ -190,11 +209,9 @@ function taskView(job: VendorBJob, request: FastifyRequest) {
     duration: spec.durationSeconds,
     framespersecond: FRAMES_PER_SECOND,
     generate_audio: spec.withAudio,
-    file_format: spec.container,
-    // Like the platform it imitates, usage is counted in tokens: one per 1,024 generated pixels-frames.
-    ...(job.phase === "succeeded"
-      ? { usage: { completion_tokens: tokensOf(job), total_tokens: tokensOf(job) } }
-      : {}),
+    draft: false,
+    service_tier: job.details.serviceTier,
+    execution_expires_after: job.details.expiresAfter,
   };
 }
 

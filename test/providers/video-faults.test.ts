@@ -49,7 +49,7 @@ const PROTOCOLS: Protocol[] = [
       "vendorB-2.5": { prompt: "A harbour at noon", resolution: "480p", duration: 4 },
     },
     safetyWording: "InputTextSensitiveContentDetected",
-    undocumentedWording: '"expired"',
+    undocumentedWording: '"paused"',
   },
   {
     family: "vendorC",

@@ -1,4 +1,5 @@
 import { ENHANCEMENT_MODELS } from "../../catalog/understanding-models.js";
+import { vendorModelId } from "../../catalog/vendor-ids.js";
 import type { ProviderEndpoint } from "../../config.js";
 import { vendorFetch } from "../http.js";
 import { jsonAnswer } from "../json-answer.js";
@@ -52,12 +53,14 @@ export async function enhanceVendorBPrompt(endpoint: ProviderEndpoint, request: 
       method: "POST",
       headers: { "content-type": "application/json", authorization: `Bearer ${endpoint.apiKey}` },
       body: JSON.stringify({
-        model: request.model,
+        model: vendorModelId(endpoint.ids, request.model),
         messages: [
           { role: "system", content: SYSTEM_PROMPT },
           { role: "user", content: enhancerUserMessage(input) },
         ],
         ...(maxTokens !== undefined ? { max_tokens: maxTokens } : {}),
+        // A Seed model reasons first by default, spending the token budget on it; a rewrite needs none.
+        thinking: { type: "disabled" },
       }),
       timeoutMs: TIMEOUT_MS,
     },

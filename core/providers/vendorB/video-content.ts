@@ -1,17 +1,22 @@
-import type { VideoJob } from "../video-job.js";
+import type { ResolvedMediaInput, VideoJob } from "../video-job.js";
 
-// What a vendorB generation task is made of (docs/providers/vendorB.md): a `content` list of the prompt and
-// every media input by URL, each tagged with the role it plays, plus the fields that say what kind of task it is.
+// The `content` of a vendorB generation task as its reference defines it (docs/providers/vendorB.md): one text
+// item and media items by URL, each with one of the roles the reference lists. Everything else the task says
+// (which reference is the subject, which audio is a voice or drives the speech, that a video is to be edited
+// or extended, what to avoid) is said in the text, naming each medium as the vendor's prompt guide does:
+// "image 1", "video 1", "audio 1", numbered per kind in content order.
 
-type MediaItem = (
-  | { type: "image_url"; image_url: { url: string } }
-  | { type: "video_url"; video_url: { url: string } }
-  | { type: "audio_url"; audio_url: { url: string } }
-) & { role: string; reference_role?: string; reference_index?: number };
+type Kind = "image" | "video" | "audio";
+type Role = "first_frame" | "last_frame" | "reference_image" | "reference_video" | "reference_audio";
+
+type MediaItem =
+  | { type: "image_url"; image_url: { url: string }; role: Role }
+  | { type: "video_url"; video_url: { url: string }; role: Role }
+  | { type: "audio_url"; audio_url: { url: string }; role: Role };
 
 type ContentItem = { type: "text"; text: string } | MediaItem;
 
-function mediaItem(kind: "image" | "video" | "audio", url: string, role: string): MediaItem {
+function mediaItem(kind: Kind, url: string, role: Role): MediaItem {
   switch (kind) {
     case "image":
       return { type: "image_url", image_url: { url }, role };
@@ -22,24 +27,41 @@ function mediaItem(kind: "image" | "video" | "audio", url: string, role: string)
   }
 }
 
-export function videoContent(job: VideoJob): ContentItem[] {
-  const content: ContentItem[] = job.prompt === undefined ? [] : [{ type: "text", text: job.prompt }];
-  if (job.firstFrame) content.push(mediaItem("image", job.firstFrame.url, "first_frame"));
-  if (job.lastFrame) content.push(mediaItem("image", job.lastFrame.url, "last_frame"));
-  job.references.forEach((reference, index) => {
-    const item = mediaItem(reference.kind, reference.media.url, `reference_${reference.kind}`);
-    content.push(reference.role === undefined ? item : { ...item, reference_role: reference.role });
-    // A voice belongs to the reference before it; the index says which, should the list be reordered.
-    if (reference.voice) content.push({ type: "audio_url", audio_url: { url: reference.voice.url }, role: "reference_voice", reference_index: index });
-  });
-  if (job.drivingAudio) content.push(mediaItem("audio", job.drivingAudio.url, "driving_audio"));
-  if (job.source) content.push(mediaItem("video", job.source.url, "source_video"));
-  return content;
+// Builds the media list and hands out each medium's name ("audio 2") as it is added.
+class MediaList {
+  readonly items: MediaItem[] = [];
+  private readonly counts: Record<Kind, number> = { image: 0, video: 0, audio: 0 };
+
+  add(kind: Kind, media: ResolvedMediaInput, role: Role): string {
+    this.items.push(mediaItem(kind, media.url, role));
+    this.counts[kind] += 1;
+    return `${kind} ${this.counts[kind]}`;
+  }
 }
 
-// The task-kind fields: an edit or an extension of the `source_video`, with its own controls.
-export function taskKindFields(job: VideoJob): Record<string, unknown> {
-  if (job.capability === "video_edit") return { task_type: "video_edit", ...(job.audioSetting ? { audio_setting: job.audioSetting } : {}) };
-  if (job.capability === "video_extend") return { task_type: "video_extend", extend_direction: job.direction };
-  return {};
+function capitalized(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+export function videoContent(job: VideoJob): ContentItem[] {
+  const media = new MediaList();
+  const directions: string[] = [];
+  if (job.firstFrame) media.add("image", job.firstFrame, "first_frame");
+  if (job.lastFrame) media.add("image", job.lastFrame, "last_frame");
+  for (const reference of job.references) {
+    const name = media.add(reference.kind, reference.media, `reference_${reference.kind}`);
+    if (reference.role !== undefined) directions.push(`${capitalized(name)} is the ${reference.role}.`);
+    if (reference.voice) directions.push(`${capitalized(media.add("audio", reference.voice, "reference_audio"))} is the voice of ${name}.`);
+  }
+  if (job.drivingAudio) directions.push(`${capitalized(media.add("audio", job.drivingAudio, "reference_audio"))} is the driving audio.`);
+  if (job.source) directions.push(...reworkDirections(job, media.add("video", job.source, "reference_video")));
+  if (job.negativePrompt !== undefined) directions.push(`Avoid: ${job.negativePrompt}.`);
+  const text = [...directions, ...(job.prompt === undefined ? [] : [job.prompt])].join("\n");
+  return [...(text === "" ? [] : [{ type: "text" as const, text }]), ...media.items];
+}
+
+// An edit reworks the source video, an extension continues it at one end; the instruction follows as the prompt.
+function reworkDirections(job: VideoJob, source: string): string[] {
+  if (job.capability === "video_extend") return [`Extend ${source} at its ${job.direction === "before" ? "start" : "end"}.`];
+  return [`Edit ${source}.`, ...(job.audioSetting === "origin" ? [`Keep the original audio of ${source}.`] : [])];
 }

@@ -5,11 +5,11 @@ import { pollDelayMs } from "../poll-delay.js";
 import { ProviderFailure, type ProviderOutcome, type ProviderOutput, type ProviderRequest } from "../types.js";
 import { videoJob } from "../video-job.js";
 import { errorOf, httpFailure, jobFailure, notJson } from "./failures.js";
-import { taskKindFields, videoContent } from "./video-content.js";
+import { vendorModelId } from "../../catalog/vendor-ids.js";
+import { videoContent } from "./video-content.js";
 
 // vendorB video generation, edit and extension (docs/providers/vendorB.md): create a generation task, then read
-// it until it is `succeeded`, `failed` or `cancelled`; a running task reports a progress percentage and can be
-// cancelled.
+// it until it is `succeeded`, `failed`, `cancelled` or `expired`; a task can be cancelled while it waits.
 
 const TASKS_PATH = "/api/v3/contents/generations/tasks";
 const SUBMIT_TIMEOUT_MS = 30_000;
@@ -18,11 +18,9 @@ const READ_TIMEOUT_MS = 10_000;
 interface GenerationTask {
   id?: string;
   status?: string;
-  progress?: number;
   error?: { code?: string; message?: string } | null;
   content?: { video_url?: string; last_frame_url?: string };
   created_at?: number;
-  file_format?: string;
 }
 
 function call(endpoint: ProviderEndpoint, method: string, path: string, signal: AbortSignal, body?: unknown, timeoutMs = READ_TIMEOUT_MS) {
@@ -49,9 +47,8 @@ function answerOf(response: VendorResponse): GenerationTask {
 export async function submitVendorBVideo(endpoint: ProviderEndpoint, request: ProviderRequest, signal: AbortSignal): Promise<ProviderOutcome> {
   const job = videoJob(request);
   const body = {
-    model: job.model.id,
+    model: vendorModelId(endpoint.ids, job.model.id),
     content: videoContent(job),
-    ...taskKindFields(job),
     resolution: job.resolution,
     // `adaptive` asks the vendor for the ratio of the source picture, which it reads from the media itself.
     ratio: job.followsSource ? "adaptive" : job.aspectRatio,
@@ -59,12 +56,11 @@ export async function submitVendorBVideo(endpoint: ProviderEndpoint, request: Pr
     watermark: job.watermark,
     generate_audio: job.generateAudio,
     return_last_frame: job.returnLastFrame,
-    file_format: job.outputFormat,
     ...(job.seed !== undefined ? { seed: job.seed } : {}),
-    ...(job.negativePrompt !== undefined ? { negative_prompt: job.negativePrompt } : {}),
-    // Only models that document prompt rewriting get the switch; the others reject unknown controls.
-    ...(job.model.constraints.enhance_prompt ? { prompt_extend: job.enhancePrompt } : {}),
     ...(job.webSearch ? { tools: [{ type: "web_search" }] } : {}),
+    // The reference has no container field and answers MP4; MOV is asked for with a field of ours, which only
+    // the emulator knows (docs/providers/vendorB.md, "Not in the reference").
+    ...(job.outputFormat === "mov" ? { file_format: "mov" } : {}),
   };
   const created = answerOf(await call(endpoint, "POST", TASKS_PATH, signal, body, SUBMIT_TIMEOUT_MS));
   if (!created.id) throw new ProviderFailure("model_request_failed", "vendor accepted the task without an id", false);
@@ -75,18 +71,18 @@ export async function pollVendorBVideo(endpoint: ProviderEndpoint, ref: string, 
   const task = answerOf(await call(endpoint, "GET", `${TASKS_PATH}/${encodeURIComponent(ref)}`, signal));
   switch (task.status) {
     case "queued":
-    case "running": {
-      const pollAfterMs = pollDelayMs(task.created_at === undefined ? undefined : new Date(task.created_at * 1000));
-      // A queued task has no percentage yet: the task keeps the service's own "submitted" progress meanwhile.
-      if (task.status === "queued" || task.progress === undefined) return { status: "pending", ref, pollAfterMs };
-      return { status: "pending", ref, pollAfterMs, progress: { percent: task.progress, message: "running at vendorB" } };
-    }
+    case "running":
+      // The task reads no percentage: the service keeps its own "submitted" progress meanwhile.
+      return { status: "pending", ref, pollAfterMs: pollDelayMs(task.created_at === undefined ? undefined : new Date(task.created_at * 1000)) };
     case "succeeded":
       return { status: "done", outputs: outputsOf(task, request) };
     case "failed":
       throw jobFailure(errorOf(task));
     case "cancelled":
       throw new ProviderFailure("model_request_failed", "vendor cancelled the job without being asked to", false);
+    case "expired":
+      // The vendor gave up on a task that outlived its execution_expires_after (48 hours by default).
+      throw new ProviderFailure("model_timeout", "the task expired at the vendor before it ran", false);
     default:
       throw new ProviderFailure("model_request_failed", `vendor reported an undocumented task status ${JSON.stringify(task.status)}`, false);
   }
@@ -96,7 +92,7 @@ function outputsOf(task: GenerationTask, request: ProviderRequest): ProviderOutp
   const video = task.content?.video_url;
   if (!video) throw new ProviderFailure("model_request_failed", "vendor reported success without a video_url", false);
   const job = videoJob(request);
-  const outputs: ProviderOutput[] = [{ url: video, kind: "video", format: task.file_format ?? job.outputFormat }];
+  const outputs: ProviderOutput[] = [{ url: video, kind: "video", format: job.outputFormat }];
   const lastFrame = task.content?.last_frame_url;
   if (lastFrame && job.returnLastFrame) outputs.push({ url: lastFrame, kind: "image", format: "png", role: "last_frame" });
   return outputs;
