@@ -120,7 +120,8 @@ function requestSection(document: ReferenceDocument, entry: DocumentedOperation)
 function responseBody(document: ReferenceDocument, operationId: string, status: string, response: ResponseObject): string {
   const [mediaType, media] = Object.entries(response.content ?? {})[0] ?? [];
   if (!mediaType || !media) return "";
-  const refusal = Number(status) >= 400 && Object.keys(media.examples ?? {}).length > 0;
+  // A refusal: the error envelope, with an example per code (a 503 of readiness is an answer of its own).
+  const refusal = media.schema?.allOf?.[0]?.$ref === "#/components/schemas/ErrorEnvelope";
   const codes = refusal
     ? `<p>Codes: ${Object.keys(media.examples ?? {})
         .map((code) => `<a href="#${errorAnchor(code)}"><code>${escapeHtml(code)}</code></a>`)

@@ -216,7 +216,10 @@ export function responseExamples(): Record<string, unknown> {
     CapabilityList: { ...capabilities, data: capabilities.data.slice(0, 2) },
     CapabilityCard: { ...capabilityCard, model_cards: capabilityCard.model_cards.slice(0, 1) },
     Liveness: { ok: true } satisfies z.output<typeof livenessSchema>,
-    Readiness: { ready: true, checks: { database: { ok: true }, migrations: { ok: true }, workers: { ok: true } } } satisfies z.output<typeof readinessSchema>,
+    Readiness: {
+      ready: true,
+      checks: { database: { ok: true }, migrations: { ok: true }, workers: { ok: true, alive: 1, workers: [{ worker_id: "worker_7f3a", last_beat_seconds_ago: 2 }] } },
+    } satisfies z.output<typeof readinessSchema>,
   };
 }
 
@@ -240,6 +243,10 @@ function cancelingTaskExample(): Task {
 // Answers whose example differs from their component's, by operation and status.
 export function operationResponseExample(operationId: string, status: string): unknown {
   if (operationId === "cancelTask" && status === "202") return cancelingTaskExample();
+  if (operationId === "getReadiness" && status === "503") {
+    const workers = { ok: false, alive: 0, workers: [], reason: "no worker has reported taking jobs in the last 15 s: admitted tasks would wait" };
+    return { ready: false, checks: { database: { ok: true }, migrations: { ok: true }, workers } } satisfies z.output<typeof readinessSchema>;
+  }
   if (operationId === "redeliverTaskCallback" && status === "202") {
     const succeeded = succeededTaskExample();
     return { ...succeeded, callback: { url: "https://example.com/hooks/media", status: "pending", attempt_count: 6, delivered_at: null, last_error: "HTTP 500" } };
