@@ -111,7 +111,7 @@ export function HistoryPage() {
           Next page
         </button>
       </div>
-      {open && <TaskView initial={open} />}
+      {open && <TaskView key={open.task_id} initial={open} />}
     </section>
   );
 }

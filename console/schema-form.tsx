@@ -13,7 +13,8 @@ type Path = (string | number)[];
 
 export interface FormContext {
   errors: Map<string, string>;
-  // Values to offer for a field of this name (voices for `voice`, signing keys for `callback_signing_key_id`).
+  // Values to offer for a field, by its path joined with "_" (`voice`, `canvas_tier`): voices, signing keys, and
+  // the values the chosen model's catalog constraints allow.
   suggestions: Record<string, string[]>;
   // Replaces the control of a top-level field (the model picker for `model`).
   custom: Record<string, (props: { id: string; describedBy: string; invalid: boolean }) => ComponentChildren>;
@@ -84,11 +85,24 @@ function JsonField({ id, value, onChange, describedBy, invalid }: { id: string; 
   );
 }
 
+function Choices({ id, values }: { id: string; values: string[] | undefined }) {
+  if (!values) return null;
+  return (
+    <datalist id={`${id}-choices`}>
+      {values.map((v) => (
+        <option value={v} />
+      ))}
+    </datalist>
+  );
+}
+
 function Control({ name, schema, path, body, onBody, ctx, id, describedBy, invalid }: FieldProps & { id: string; describedBy: string; invalid: boolean }) {
   const value = valueAt(body, path);
   const set = (next: unknown) => onBody(setAt(body, path, next));
   const kind = fieldKind(name, schema);
+  const suggestions = ctx.suggestions[path.join("_")];
   const common = { id, "aria-describedby": describedBy, "aria-invalid": invalid };
+  const list = suggestions ? `${id}-choices` : undefined;
   switch (kind.kind) {
     case "media":
       return <MediaInput id={id} name={name} value={value} onChange={set} describedBy={describedBy} invalid={invalid} />;
@@ -116,47 +130,48 @@ function Control({ name, schema, path, body, onBody, ctx, id, describedBy, inval
       return <input {...common} type="checkbox" checked={value === kind.value} onChange={(e) => set((e.currentTarget as HTMLInputElement).checked ? kind.value : undefined)} />;
     case "number":
       return (
-        <input
-          {...common}
-          type="number"
-          step={kind.integer ? 1 : "any"}
-          min={schema.minimum}
-          max={schema.maximum !== undefined && schema.maximum < 2 ** 31 ? schema.maximum : undefined}
-          placeholder={schema.default !== undefined ? String(schema.default) : undefined}
-          value={value === undefined ? "" : String(value)}
-          onInput={(e) => {
-            const raw = (e.currentTarget as HTMLInputElement).value;
-            set(raw === "" ? undefined : Number(raw));
-          }}
-        />
+        <>
+          <input
+            {...common}
+            type="number"
+            list={list}
+            step={kind.integer ? 1 : "any"}
+            min={schema.minimum}
+            max={schema.maximum !== undefined && schema.maximum < 2 ** 31 ? schema.maximum : undefined}
+            placeholder={schema.default !== undefined ? String(schema.default) : undefined}
+            value={value === undefined ? "" : String(value)}
+            onInput={(e) => {
+              const raw = (e.currentTarget as HTMLInputElement).value;
+              set(raw === "" ? undefined : Number(raw));
+            }}
+          />
+          <Choices id={id} values={suggestions} />
+        </>
       );
     case "mixed":
       return (
-        <input
-          {...common}
-          type="text"
-          placeholder={kind.alternatives.join(" or ")}
-          value={value === undefined ? "" : String(value)}
-          onInput={(e) => {
-            const raw = (e.currentTarget as HTMLInputElement).value.trim();
-            set(raw === "" ? undefined : /^-?\d+(\.\d+)?$/.test(raw) && kind.alternatives.some((a) => a === "integer" || a === "number") ? Number(raw) : raw);
-          }}
-        />
+        <>
+          <input
+            {...common}
+            type="text"
+            list={list}
+            placeholder={kind.alternatives.join(" or ")}
+            value={value === undefined ? "" : String(value)}
+            onInput={(e) => {
+              const raw = (e.currentTarget as HTMLInputElement).value.trim();
+              set(raw === "" ? undefined : /^-?\d+(\.\d+)?$/.test(raw) && kind.alternatives.some((a) => a === "integer" || a === "number") ? Number(raw) : raw);
+            }}
+          />
+          <Choices id={id} values={suggestions} />
+        </>
       );
     case "text": {
-      const suggestions = ctx.suggestions[name];
       const onInput = (e: Event) => set((e.currentTarget as HTMLInputElement | HTMLTextAreaElement).value || undefined);
       if (kind.multiline) return <textarea {...common} rows={3} value={value === undefined ? "" : String(value)} onInput={onInput} />;
       return (
         <>
-          <input {...common} type="text" list={suggestions ? `${id}-choices` : undefined} value={value === undefined ? "" : String(value)} onInput={onInput} />
-          {suggestions && (
-            <datalist id={`${id}-choices`}>
-              {suggestions.map((s) => (
-                <option value={s} />
-              ))}
-            </datalist>
-          )}
+          <input {...common} type="text" list={list} value={value === undefined ? "" : String(value)} onInput={onInput} />
+          <Choices id={id} values={suggestions} />
         </>
       );
     }

@@ -33,8 +33,9 @@ export function SigningKeys() {
     setError(null);
     try {
       const key = await action();
-      if (key.secret) setSecret({ keyId: key.id, secret: key.secret, action: verb });
+      // The list first, so the secret appears beside the key as it now stands.
       await load();
+      if (key.secret) setSecret({ keyId: key.id, secret: key.secret, action: verb });
     } catch (e) {
       setError(e);
     }

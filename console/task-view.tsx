@@ -1,4 +1,4 @@
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { api } from "./api";
 import { ErrorView } from "./error-view";
 import { Results, UsageAndBilling } from "./results";
@@ -14,8 +14,11 @@ export function TaskView({ initial }: { initial: TaskEnvelope }) {
   const [task, setTask] = useState(initial);
   const [error, setError] = useState<unknown>(null);
   const [notice, setNotice] = useState<string | null>(null);
+  const heading = useRef<HTMLHeadingElement>(null);
 
   useEffect(() => {
+    // The task just created or opened takes the focus, so keyboard and screen-reader users land on it.
+    heading.current?.focus();
     setTask(initial);
     setError(null);
     setNotice(null);
@@ -46,13 +49,13 @@ export function TaskView({ initial }: { initial: TaskEnvelope }) {
 
   return (
     <article class="task" aria-labelledby={`${task.task_id}-title`} data-task-id={task.task_id} data-status={task.status}>
-      <h3 id={`${task.task_id}-title`}>
+      <h3 id={`${task.task_id}-title`} ref={heading} tabIndex={-1}>
         Task <code>{task.task_id}</code>
       </h3>
       <p class={`status status-${task.status}`} role="status" aria-live="polite">
         {task.capability} · <strong>{task.status}</strong>
         {task.resolved_model && <> · model {task.resolved_model}</>}
-        {task.progress?.stage && <> · {task.progress.stage}</>}
+        {task.progress?.stage && task.progress.stage !== task.status && <> · {task.progress.stage}</>}
         {task.progress?.message && <> · {task.progress.message}</>}
       </p>
       {!terminal && <progress max={100} value={percent} aria-label="Progress" />}

@@ -24,6 +24,20 @@ function startingBody(card: CapabilityCard): Record<string, unknown> {
   );
 }
 
+// What the models' catalog constraints allow for a field, offered as its choices: `resolutions` for `resolution`,
+// `canvas_tiers` for `canvas.tier`, `supported_languages` for `language`. With `auto`, what any live model allows.
+function constraintChoices(cards: ModelCard[]): Record<string, string[]> {
+  const choices: Record<string, Set<string>> = {};
+  for (const card of cards) {
+    for (const [key, value] of Object.entries(card.constraints)) {
+      if (!Array.isArray(value) || !value.every((v) => typeof v === "string" || typeof v === "number")) continue;
+      const field = key.replace(/^supported_/, "").replace(/s$/, "");
+      for (const v of value) (choices[field] ??= new Set()).add(String(v));
+    }
+  }
+  return Object.fromEntries(Object.entries(choices).map(([field, values]) => [field, [...values]]));
+}
+
 function ModelDetails({ card }: { card: ModelCard }) {
   return (
     <div class="model-card">
@@ -150,9 +164,10 @@ export function TryPage({ initialCapability }: { initialCapability: string | und
 
   const modelCards = useMemo(() => new Map((card?.model_cards ?? []).map((m) => [m.id, m])), [card]);
   const chosenModel = typeof (body as Record<string, unknown>).model === "string" ? ((body as Record<string, unknown>).model as string) : "auto";
+  const chosenCards = chosenModel === "auto" ? (card?.model_cards ?? []).filter((m) => m.live) : [modelCards.get(chosenModel)].filter((m) => m !== undefined);
   const ctx: FormContext = {
     errors,
-    suggestions,
+    suggestions: { ...constraintChoices(chosenCards), ...suggestions },
     custom:
       card && card.models.length > 0
         ? {

@@ -173,6 +173,7 @@ async function main(): Promise<void> {
   await waitFor(`${config.mcp.publicUrl}/healthz`, 60_000);
   log(`MCP server at ${config.mcp.publicUrl}/mcp (Streamable HTTP; \`npx svc mcp\` serves stdio with these settings)`);
   log(`service ready at ${config.publicBaseUrl} (API key: ${shown(DEV_KEY_FILE)}; tenants and keys: \`npx svc --help\`)`);
+  log(`web console: open ${config.publicBaseUrl}/ and paste the API key`);
 }
 
 try {

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Page } from "playwright-core";
 import { startHarness, type Harness } from "../support/harness.js";
 import { openBrowser, screenshot, type Browser } from "./browser.js";
@@ -6,6 +6,10 @@ import { openBrowser, screenshot, type Browser } from "./browser.js";
 // The web console in a real headless Chromium against a whole service (REST, worker, vendor emulator): a user
 // enters a key, tries capabilities through the generated forms, plays and sees the results, meets a refusal at
 // its field, watches the balance, and rotates a signing key. Screenshots of the pages go to test-artifacts/console.
+
+// Each test runs a real task through the worker and renders it in the browser (about 10 s alone, more beside other
+// test files on two cores), like the video provider tests.
+vi.setConfig({ testTimeout: 60_000 });
 
 let h: Harness;
 let browser: Browser;
@@ -121,6 +125,11 @@ describe("the web console", () => {
     });
     expect(width).toBeGreaterThan(0);
     expect(await screenshot(browser, "try-image")).toBeGreaterThan(1);
+    // A phone-sized window: everything reflows into one column, nothing needs sideways scrolling.
+    await page.setViewportSize({ width: 360, height: 800 });
+    expect(await page.evaluate("document.documentElement.scrollWidth")).toBeLessThanOrEqual(360);
+    expect(await screenshot(browser, "try-image-narrow")).toBeGreaterThan(1);
+    await page.setViewportSize({ width: 1280, height: 900 });
   });
 
   it("creates a video and seeks it", async () => {
