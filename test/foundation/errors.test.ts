@@ -95,7 +95,8 @@ describe("error envelope", () => {
     for (const [method, url] of [
       ["GET", "/v1/nothing-here"],
       ["POST", "/v1/audio/nothing"],
-      ["GET", "/"],
+      ["GET", "/nothing-here"],
+      ["GET", "/console/nothing-here.js"],
     ] as const) {
       const response = await h.request(method, url);
       expectEnvelope(response, 404, "not_found");
