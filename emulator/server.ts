@@ -21,7 +21,14 @@ export interface EmulatorOptions {
   // 0 picks a free port.
   port?: number;
   latencyMs?: number;
+  // The API keys the emulated vendors accept; any key when absent. A call with another key reaches its family
+  // without it, and is answered as that vendor answers a call without a key (tests of a wrong key).
+  apiKeys?: readonly string[];
 }
+
+// Where the families' vendors take a key, and the scheme words before it.
+const CREDENTIAL_HEADERS = ["authorization", "x-goog-api-key", "x-api-key"] as const;
+const credentialOf = (value: string) => value.replace(/^(Bearer|Key)\s+/i, "").trim();
 
 export interface RunningEmulator {
   // Such as http://127.0.0.1:43210; a family's base URL is this plus `/<family>`.
@@ -42,6 +49,15 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   app.addHook("onResponse", async (request, reply) => {
     metrics.observe(request.routeOptions.url ?? UNMATCHED_ROUTE, request.method, reply.statusCode, reply.elapsedTime / 1000);
   });
+  if (options.apiKeys !== undefined) {
+    const accepted = new Set(options.apiKeys);
+    app.addHook("onRequest", async (request) => {
+      for (const header of CREDENTIAL_HEADERS) {
+        const value = request.headers[header];
+        if (typeof value === "string" && !accepted.has(credentialOf(value))) delete request.headers[header];
+      }
+    });
+  }
   registerControlRoutes(app, context, VENDOR_FAMILIES.map((family) => family.name), metrics.registry);
   for (const family of VENDOR_FAMILIES) {
     await app.register(async (scope) => family.registerRoutes(scope, context), { prefix: `/${family.name}` });
