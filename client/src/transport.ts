@@ -85,7 +85,15 @@ export class Transport {
   private readonly options: Required<Omit<TransportOptions, "fetch">> & { fetch: typeof fetch };
 
   constructor(options: TransportOptions) {
-    this.options = { ...DEFAULTS, ...options, baseUrl: options.baseUrl.replace(/\/+$/, ""), fetch: options.fetch ?? globalThis.fetch.bind(globalThis) };
+    this.options = {
+      baseUrl: options.baseUrl.replace(/\/+$/, ""),
+      apiKey: options.apiKey,
+      maxRetries: options.maxRetries ?? DEFAULTS.maxRetries,
+      retryBaseMs: options.retryBaseMs ?? DEFAULTS.retryBaseMs,
+      maxRetryDelayMs: options.maxRetryDelayMs ?? DEFAULTS.maxRetryDelayMs,
+      requestTimeoutMs: options.requestTimeoutMs ?? DEFAULTS.requestTimeoutMs,
+      fetch: options.fetch ?? globalThis.fetch.bind(globalThis),
+    };
   }
 
   get baseUrl(): string {
