@@ -10,12 +10,15 @@ import { InputPictureError } from "../media/input-pictures.js";
 import { PNG_CONTENT_TYPE } from "../media/stored-images.js";
 import type { EmulatorContext, VendorFamily } from "../vendor-family.js";
 import { acceptRawBodies, isRecord, parseJsonBody } from "./raw-json-body.js";
+import { emulatedImageModel } from "./vendor-e-models.js";
 import { EDIT_MODES, readReferences, referenceImageSchema } from "./vendor-e-references.js";
 
-// vendorE images: a synchronous predict call (docs/providers/vendorE.md). One POST holds the connection while the
-// model works and answers with every image inline, base64-encoded. Errors are `{error: {code, status, message}}`
-// with the HTTP status in `code`; an image the output filter withholds comes back as a prediction without bytes.
-// Reference images (downloaded by the model) turn the call into image-to-image, or with `editMode` into an edit.
+// vendorE images: Imagen's synchronous predict call on Vertex AI (docs/providers/vendorE.md), under a base URL
+// that names the project and region. One POST holds the connection while the model works and answers with every
+// image inline, base64-encoded. Errors are `{error: {code, status, message}}` with the HTTP status in `code`; with
+// `includeRaiReason` an image the output filter withholds comes back as a prediction with `raiFilteredReason`,
+// without it the set is simply shorter. Reference images (inline bytes) turn the call into image-to-image, or with
+// `editMode` into an edit. Faults and the request log name the catalog model an Imagen model stands in for.
 
 const FAMILY = "vendorE";
 const DEFAULT_RETRY_AFTER_SECONDS = 1;
@@ -29,11 +32,16 @@ const predictSchema = z
       .length(1),
     parameters: z
       .object({
-        sampleCount: z.number().int().min(1),
-        aspectRatio: z.string(),
-        sampleImageSize: z.string(),
-        seed: z.number().int().min(0).max(2_147_483_647).optional(),
+        sampleCount: z.number().int().min(1).default(1),
+        aspectRatio: z.string().default("1:1"),
+        sampleImageSize: z.string().default("1K"),
+        seed: z.number().int().min(1).max(2_147_483_647).optional(),
+        addWatermark: z.boolean().default(true),
         enhancePrompt: z.boolean().optional(),
+        includeRaiReason: z.boolean().default(false),
+        outputOptions: z.object({ mimeType: z.literal(PNG_CONTENT_TYPE) }).strict().optional(),
+        editMode: z.enum(EDIT_MODES).optional(),
+        // The catalog's controls Imagen does not have, which the service sends only when a request asks for them.
         thinking: z.boolean().optional(),
         outputRelationship: z.enum(["INDEPENDENT", "SEQUENCE"]).default("INDEPENDENT"),
         colorPalette: z
@@ -41,10 +49,9 @@ const predictSchema = z
           .min(3)
           .max(10)
           .optional(),
-        outputOptions: z.object({ mimeType: z.literal(PNG_CONTENT_TYPE) }).strict().optional(),
-        editMode: z.enum(EDIT_MODES).optional(),
       })
-      .strict(),
+      .strict()
+      .refine((parameters) => parameters.seed === undefined || !parameters.addWatermark, { message: "seed is not supported when addWatermark is true", path: ["seed"] }),
   })
   .strict();
 type PredictBody = z.infer<typeof predictSchema>;
@@ -54,27 +61,30 @@ export const vendorEFamily: VendorFamily = {
   registerRoutes(app, context) {
     acceptRawBodies(app);
     app.setErrorHandler((error, _request, reply) => sendError(reply, 500, "INTERNAL", `Internal error: ${(error as Error).message}`));
-    // The path reads /v1/models/{model}:predict; the colon is part of the last segment, not a route parameter.
-    app.post<{ Params: { target: string } }>("/v1/models/:target", (request, reply) => predict(request, reply, context));
+    // The path reads {base}/publishers/google/models/{model}:predict; the colon is part of the last segment.
+    app.post<{ Params: { target: string } }>("/publishers/google/models/:target", (request, reply) => predict(request, reply, context));
   },
 };
 
 async function predict(request: FastifyRequest<{ Params: { target: string } }>, reply: FastifyReply, context: EmulatorContext) {
-  const [modelId, method] = request.params.target.split(":");
+  const [imagenId, method] = request.params.target.split(":");
+  const modelId = imagenId === undefined ? undefined : emulatedImageModel(imagenId);
   const body = parseJsonBody(request.body);
   context.requests.record({
     family: FAMILY,
     method: request.method,
     path: request.url.split("?")[0] ?? request.url,
-    model: modelId ?? null,
+    model: modelId ?? imagenId ?? null,
     at: new Date().toISOString(),
   });
   if (context.latencyMs > 0) await delay(context.latencyMs);
 
-  if (!request.headers["x-api-key"]) return sendError(reply, 401, "UNAUTHENTICATED", "API key not valid. Please pass a valid API key.");
+  if (!request.headers["x-goog-api-key"]) {
+    return sendError(reply, 403, "PERMISSION_DENIED", "The caller does not have permission: no API key was given.");
+  }
   const model = modelId === undefined ? undefined : findImageModel(FAMILY, modelId);
   if (model === undefined || method !== "predict") {
-    return sendError(reply, 404, "NOT_FOUND", `models/${request.params.target} is not found or is not supported for predict.`);
+    return sendError(reply, 404, "NOT_FOUND", `Publisher Model \`publishers/google/models/${imagenId ?? ""}\` was not found.`);
   }
   if (!isRecord(body)) return sendError(reply, 400, "INVALID_ARGUMENT", "Invalid JSON payload received.");
   const parsed = predictSchema.safeParse(body);
@@ -107,16 +117,14 @@ async function predict(request: FastifyRequest<{ Params: { target: string } }>, 
     return reply;
   }
   if (fault !== undefined && fault.kind !== "bad_download") {
-    return sendFault(fault.kind, fault.retryAfterSeconds, params.sampleCount, reply);
+    return sendFault(fault.kind, fault.retryAfterSeconds, params, reply);
   }
   const pictures = await renderPictures(parsed.data, size, referenced);
   return reply.send({
     predictions: pictures.map((picture) => ({
       bytesBase64Encoded: (fault?.kind === "bad_download" ? NOT_AN_IMAGE : picture).toString("base64"),
       mimeType: PNG_CONTENT_TYPE,
-      finishReason: "SUCCESS",
     })),
-    modelVersion: model.id,
   });
 }
 
@@ -127,7 +135,7 @@ async function referencedInputs(body: PredictBody): Promise<DerivationInputs | s
   try {
     return await readReferences(references, body.parameters.editMode);
   } catch (error) {
-    if (error instanceof InputPictureError) return `Cannot read a reference image: ${error.message}`;
+    if (error instanceof InputPictureError) return `Cannot read a reference image: ${error.message.replace(/data:[^ ]+/g, "its bytes")}`;
     throw error;
   }
 }
@@ -148,9 +156,10 @@ function renderPictures(body: PredictBody, size: PixelSize, referenced: Derivati
 function sendFault(
   kind: Exclude<FaultKind, "hang" | "bad_download">,
   retryAfterSeconds: number | undefined,
-  count: number,
+  params: PredictBody["parameters"],
   reply: FastifyReply,
 ) {
+  const count = params.sampleCount;
   switch (kind) {
     case "http_500":
       return sendError(reply, 500, "INTERNAL", "Internal error encountered.");
@@ -167,13 +176,14 @@ function sendFault(
         },
       });
     case "content_filtered":
+      // Without includeRaiReason the withheld images are left out of the answer.
       return reply.send({
-        predictions: Array.from({ length: count }, () => ({
-          finishReason: "RAI_FILTERED",
-          raiFilteredReason: "The generated image was withheld by the responsible-AI output filter.",
-        })),
+        predictions: params.includeRaiReason
+          ? Array.from({ length: count }, () => ({ raiFilteredReason: "The generated image was withheld by the responsible-AI output filter." }))
+          : [],
       });
     case "unknown_status":
+      // An answer the reference never gives: predictions without an image or a reason.
       return reply.send({ predictions: Array.from({ length: count }, () => ({ finishReason: "DEFERRED" })) });
     case "malformed":
       return reply.type("application/json").send('{"predictions": [{"bytesBase64Encoded": "iVBORw0KGgo');

@@ -4,8 +4,8 @@ import { predictImages } from "./predict.js";
 
 const IMAGE_CAPABILITIES = ["text_to_image", "image_to_image", "image_edit"];
 
-// vendorE: image generation, image-to-image and edits, one synchronous call each, so a running task cannot be
-// stopped.
+// vendorE: Imagen on Vertex AI. Image generation, image-to-image and edits are one synchronous call each, so a
+// running task cannot be stopped.
 export function vendorEAdapter(endpoint: ProviderEndpoint): ProviderAdapter {
   return {
     family: "vendorE",

@@ -1,4 +1,5 @@
 import type { ImageGenerationInput } from "../../capabilities/images/generations.js";
+import { DEFAULT_VENDOR_IDS, vendorModelId } from "../../catalog/vendor-ids.js";
 import type { ProviderEndpoint } from "../../config.js";
 import { retryAfterMs, vendorFetch } from "../http.js";
 import { jsonAnswer } from "../json-answer.js";
@@ -7,9 +8,9 @@ import { ProviderFailure, type ProviderOutcome, type ProviderOutput, type Provid
 import { predictParameters } from "./parameters.js";
 import { referencePredictBody } from "./reference-images.js";
 
-// vendorE's synchronous predict call (docs/providers/vendorE.md), for text to image, image-to-image and edits:
-// the answer holds every image, base64-encoded. The images are handed on as data: URLs, so they take the same
-// download-probe-store path as any other output.
+// vendorE: Imagen's synchronous predict call on Vertex AI (docs/providers/vendorE.md), for text to image,
+// image-to-image and edits: the answer holds every image, base64-encoded. The images are handed on as data: URLs,
+// so they take the same download-probe-store path as any other output.
 
 // The vendor holds the connection while it renders the whole set.
 const PREDICT_TIMEOUT_MS = 120_000;
@@ -21,26 +22,28 @@ interface VendorError {
 interface Prediction {
   bytesBase64Encoded?: string;
   mimeType?: string;
-  finishReason?: string;
   raiFilteredReason?: string;
 }
 
 export async function predictImages(endpoint: ProviderEndpoint, request: ProviderRequest, signal: AbortSignal): Promise<ProviderOutcome> {
   const input = request.input as unknown as ImageGenerationInput;
+  const model = vendorModelId(endpoint.ids ?? DEFAULT_VENDOR_IDS.vendorE, request.model);
+  const body = JSON.stringify(await predictBody(request, signal));
+  // The base URL names the project and region: https://{region}-aiplatform.googleapis.com/v1/projects/{project}/locations/{region}.
   const response = await vendorFetch(
-    `${endpoint.baseUrl}/v1/models/${encodeURIComponent(request.model)}:predict`,
+    `${endpoint.baseUrl}/publishers/google/models/${encodeURIComponent(model)}:predict`,
     {
       method: "POST",
-      headers: { "content-type": "application/json", "x-api-key": endpoint.apiKey },
-      body: JSON.stringify(predictBody(request)),
+      headers: { "content-type": "application/json", "x-goog-api-key": endpoint.apiKey },
+      body,
       timeoutMs: PREDICT_TIMEOUT_MS,
     },
     signal,
   );
-  const body = jsonAnswer(response.text);
-  const answer = (typeof body === "object" && body !== null ? body : {}) as VendorError & { predictions?: Prediction[] };
+  const parsed = jsonAnswer(response.text);
+  const answer = (typeof parsed === "object" && parsed !== null ? parsed : {}) as VendorError & { predictions?: Prediction[] };
   if (response.status !== 200) throw failureOf(response.status, response.headers, answer);
-  if (answer !== body) {
+  if (answer !== parsed) {
     // A cut-off answer is treated like a 5xx: the vendor may answer properly next time.
     throw new ProviderFailure("model_request_failed", "vendor answered HTTP 200 with a body that is not JSON", true);
   }
@@ -48,13 +51,14 @@ export async function predictImages(endpoint: ProviderEndpoint, request: Provide
 }
 
 // Text to image sends the prompt alone; image-to-image and edits add the input images as references.
-function predictBody(request: ProviderRequest) {
-  if (isImageInputsCapability(request.capability)) return referencePredictBody(imageInputsAsk(request));
+async function predictBody(request: ProviderRequest, signal: AbortSignal) {
+  if (isImageInputsCapability(request.capability)) return referencePredictBody(imageInputsAsk(request), signal);
   const input = request.input as unknown as ImageGenerationInput;
   return {
     instances: [{ prompt: input.prompt }],
     parameters: {
       ...predictParameters(input, input.canvas.aspect, input.output_relationship),
+      // Not in the reference either: sent only when the request sets it.
       ...(typeof input.reasoning === "boolean" ? { thinking: input.reasoning } : {}),
     },
   };
@@ -64,7 +68,8 @@ function failureOf(status: number, headers: Headers, answer: VendorError): Provi
   const vendorStatus = answer.error?.status ?? `HTTP ${status}`;
   const message = `${vendorStatus}: ${answer.error?.message ?? "no message"}`;
   if (status === 429) return new ProviderFailure("model_rate_limited", `vendor rate limit: ${message}`, true, retryAfterMs(headers));
-  if (status === 401 || status === 403 || status === 404) {
+  // A wrong key is 400 with the ErrorInfo reason API_KEY_INVALID; a missing one 401 or 403.
+  if (status === 401 || status === 403 || status === 404 || answer.error?.details?.some((detail) => detail.reason === "API_KEY_INVALID")) {
     return new ProviderFailure("model_unavailable", `vendor does not serve this model to us: ${message}`, false);
   }
   if (status === 504) return new ProviderFailure("model_timeout", `vendor timed out: ${message}`, true);
@@ -77,14 +82,11 @@ function failureOf(status: number, headers: Headers, answer: VendorError): Provi
 
 // The service never splits or trims a request: one withheld or missing image fails the whole task.
 function imageOutputs(predictions: Prediction[], expected: number): ProviderOutput[] {
-  const filtered = predictions.find((p) => p.finishReason === "RAI_FILTERED" || p.raiFilteredReason !== undefined);
-  if (filtered) {
-    throw new ProviderFailure("content_filtered", `vendor output filter: ${filtered.raiFilteredReason ?? "image withheld"}`, false);
-  }
-  const unexpected = predictions.find((p) => p.finishReason !== "SUCCESS" || !p.bytesBase64Encoded);
+  const filtered = predictions.find((p) => p.raiFilteredReason !== undefined);
+  if (filtered) throw new ProviderFailure("content_filtered", `vendor output filter: ${filtered.raiFilteredReason}`, false);
+  const unexpected = predictions.find((p) => !p.bytesBase64Encoded);
   if (unexpected) {
-    const reason = JSON.stringify(unexpected.finishReason);
-    throw new ProviderFailure("model_request_failed", `vendor answered an image with finishReason ${reason}, which is not a success`, false);
+    throw new ProviderFailure("model_request_failed", `vendor answered a prediction without an image: ${JSON.stringify(unexpected)}`, false);
   }
   if (predictions.length !== expected) {
     const message = `vendor answered ${predictions.length} images where ${expected} were asked for`;

@@ -1,0 +1,259 @@
+import { readFileSync } from "node:fs";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import path from "node:path";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { DEFAULT_VENDOR_IDS, mergeVendorIds, vendorIdProblems } from "../../core/catalog/vendor-ids.js";
+import type { ProviderEndpoint } from "../../core/config.js";
+import { probeMedia } from "../../core/media/probe.js";
+import { ProviderFailure, type ProviderRequest } from "../../core/providers/types.js";
+import { vendorEAdapter } from "../../core/providers/vendorE/adapter.js";
+import { startEmulator, type RunningEmulator } from "../../emulator/server.js";
+import { COLOURS, halvesPng } from "./video-media.js";
+
+// vendorE against the copy of Imagen on Vertex AI's reference kept in the repo
+// (docs/providers/reference/vendorE-imagen-predict.json): the adapter's requests and the emulator's answers must fit
+// its schemas, and its own examples must go through both. A disagreement between the emulator and the reference
+// fails here. The catalog's controls Imagen lacks (palette, related sets, reasoning) and box edit regions are the
+// documented differences: requests without them fit the reference exactly.
+
+interface Reference {
+  models: string[];
+  request: object;
+  response: object;
+  error: object;
+  examples: Record<"generateRequest" | "editRequest" | "response" | "filteredResponse" | "refusal", Record<string, unknown>>;
+}
+
+const reference = JSON.parse(readFileSync(path.resolve(import.meta.dirname, "../../docs/providers/reference/vendorE-imagen-predict.json"), "utf8")) as Reference;
+const schema = (part: object) => z.fromJSONSchema(part as z.core.JSONSchema.JSONSchema);
+const requestSchema = schema(reference.request);
+const responseSchema = schema(reference.response);
+const errorSchema = schema(reference.error);
+
+const KEY = "contract-key";
+const ULTRA = "imagen-4.0-ultra-generate-001";
+const CAPABILITY = "imagen-3.0-capability-001";
+
+interface Recorder {
+  url: string;
+  bodies: unknown[];
+  close(): Promise<void>;
+}
+
+async function readBody(request: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+let picture: Buffer;
+
+// A real HTTP hop in front of the vendor that keeps each posted body and serves the test's pictures at /pictures/…
+// as the service's signed URLs would.
+async function startRecorder(answer: (body: string, request: IncomingMessage, reply: ServerResponse) => Promise<void>): Promise<Recorder> {
+  const bodies: unknown[] = [];
+  const server: Server = createServer((request, reply) => {
+    void readBody(request).then(async (body) => {
+      if (request.url?.startsWith("/pictures/")) return void reply.writeHead(200, { "content-type": "image/png" }).end(picture);
+      bodies.push(JSON.parse(body) as unknown);
+      await answer(body, request, reply);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}`, bodies, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+let emulator: RunningEmulator;
+let proxy: Recorder;
+
+beforeAll(async () => {
+  picture = await halvesPng(40, 80, COLOURS.red!, COLOURS.blue!);
+  emulator = await startEmulator({ port: 0 });
+  proxy = await startRecorder(async (body, request, reply) => {
+    const answered = await fetch(`${emulator.url}${request.url ?? ""}`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-goog-api-key": String(request.headers["x-goog-api-key"] ?? "") },
+      body,
+    });
+    reply.writeHead(answered.status, { "content-type": "application/json" }).end(await answered.text());
+  });
+});
+
+afterAll(async () => {
+  await proxy.close();
+  await emulator.close();
+});
+
+beforeEach(() => {
+  proxy.bodies.length = 0;
+});
+
+const endpointAt = (baseUrl: string): ProviderEndpoint => ({ baseUrl, apiKey: KEY, ids: DEFAULT_VENDOR_IDS.vendorE });
+
+async function emulatorPredict(model: string, body: unknown, key: string | null = KEY) {
+  const response = await fetch(`${emulator.url}/vendorE/publishers/google/models/${model}:predict`, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...(key === null ? {} : { "x-goog-api-key": key }) },
+    body: JSON.stringify(body),
+  });
+  return { status: response.status, body: (await response.json()) as { predictions?: { bytesBase64Encoded?: string }[] } };
+}
+
+const textRequest = (model: string, input: Record<string, unknown> = {}): ProviderRequest => ({
+  taskId: "task_contract",
+  capability: "text_to_image",
+  model,
+  input: { prompt: "a lighthouse", model, count: 1, canvas: { tier: "1K", aspect: "1:1" }, output_relationship: "independent", ...input },
+});
+
+const artifact = (name: string) => ({ type: "artifact", url: `${proxy.url}/pictures/${name}.png`, width: 40, height: 80, format: "png" });
+
+describe("the reference copy", () => {
+  it("accepts its own examples", () => {
+    expect(requestSchema.safeParse(reference.examples.generateRequest).success).toBe(true);
+    expect(requestSchema.safeParse(reference.examples.editRequest).success).toBe(true);
+    expect(responseSchema.safeParse(reference.examples.response).success).toBe(true);
+    expect(responseSchema.safeParse(reference.examples.filteredResponse).success).toBe(true);
+    expect(errorSchema.safeParse(reference.examples.refusal).success).toBe(true);
+  });
+
+  it("refuses what the old adapter sent and the old emulator answered", () => {
+    const edit = reference.examples.editRequest as { parameters: object };
+    expect(requestSchema.safeParse({ ...edit, parameters: { ...edit.parameters, editMode: "EDIT_MODE_INPAINT" } }).success).toBe(false);
+    const byUri = { instances: [{ prompt: "x", referenceImages: [{ referenceId: 1, referenceType: "REFERENCE_TYPE_RAW", referenceImage: { imageUri: "https://a/b.png" } }] }] };
+    expect(requestSchema.safeParse(byUri).success).toBe(false);
+    expect(responseSchema.safeParse({ predictions: [{ bytesBase64Encoded: "iVBORw0K", mimeType: "image/png", finishReason: "SUCCESS" }], modelVersion: "x" }).success).toBe(false);
+  });
+});
+
+describe("the emulator answers as the reference does", () => {
+  it("renders the generation example: every image inline, at the size asked", async () => {
+    const answer = await emulatorPredict(ULTRA, reference.examples.generateRequest);
+    expect(answer.status).toBe(200);
+    expect(responseSchema.safeParse(answer.body).success, JSON.stringify(answer.body).slice(0, 300)).toBe(true);
+    expect(answer.body.predictions).toHaveLength(2);
+    const probe = await probeMedia(Buffer.from(answer.body.predictions![0]!.bytesBase64Encoded!, "base64"));
+    expect(probe).toMatchObject({ width: 2048, height: 1152 });
+  });
+
+  it("edits the edit example's inline base image", async () => {
+    const answer = await emulatorPredict(CAPABILITY, reference.examples.editRequest);
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    expect(responseSchema.safeParse(answer.body).success).toBe(true);
+    expect(answer.body.predictions).toHaveLength(1);
+  });
+
+  it.each([
+    ["our own model id", "vendorE-image-2.5-flare", reference.examples.generateRequest, KEY, 404],
+    ["a call without a key", ULTRA, reference.examples.generateRequest, null, 403],
+    ["a seed with the watermark on", ULTRA, { ...reference.examples.generateRequest, parameters: { seed: 7 } }, KEY, 400],
+    [
+      "a reference image by URL",
+      CAPABILITY,
+      { instances: [{ prompt: "x", referenceImages: [{ referenceId: 1, referenceType: "REFERENCE_TYPE_RAW", referenceImage: { imageUri: "https://a/b.png" } }] }], parameters: {} },
+      KEY,
+      400,
+    ],
+  ])("refuses %s in the reference's error shape", async (_case, model, body, key, status) => {
+    const answer = await emulatorPredict(model, body, key);
+    expect(answer.status).toBe(status);
+    expect(errorSchema.safeParse(answer.body).success, JSON.stringify(answer.body)).toBe(true);
+  });
+});
+
+describe("the adapter's requests fit the reference", () => {
+  const submit = (request: ProviderRequest) => vendorEAdapter(endpointAt(`${proxy.url}/vendorE`)).submit(request, AbortSignal.timeout(60_000));
+
+  it.each(Object.entries(DEFAULT_VENDOR_IDS.vendorE?.models ?? {}))("sends %s as %s, a model of the reference", async (model, imagen) => {
+    expect(reference.models).toContain(imagen);
+    const outcome = await submit(textRequest(model));
+    const sent = proxy.bodies[0];
+    expect(requestSchema.safeParse(sent).success, JSON.stringify(sent)).toBe(true);
+    expect(outcome).toMatchObject({ status: "done", outputs: [{ kind: "image", format: "png" }] });
+  });
+
+  it("asks for the reasons of withheld images, keeps the prompt unless asked, and turns the watermark off for a seed", async () => {
+    await submit(textRequest("vendorE-image-2", { seed: 42, count: 2, canvas: { tier: "2K", aspect: "16:9" } }));
+    const sent = proxy.bodies[0] as { parameters: Record<string, unknown> };
+    expect(requestSchema.safeParse(sent).success).toBe(true);
+    expect(sent.parameters).toEqual({
+      sampleCount: 2,
+      aspectRatio: "16:9",
+      sampleImageSize: "2K",
+      outputOptions: { mimeType: "image/png" },
+      enhancePrompt: false,
+      includeRaiReason: true,
+      seed: 42,
+      addWatermark: false,
+    });
+  });
+
+  it("sends input images' bytes inline as RAW references, and an edit's mode", async () => {
+    const request: ProviderRequest = {
+      taskId: "task_contract",
+      capability: "image_edit",
+      model: "vendorE-image-2.5-sunburst",
+      input: { prompt: "paint it blue", model: "vendorE-image-2.5-sunburst", count: 1, canvas: { tier: "1K", aspect: "1:1" }, images: [artifact("base"), artifact("other")] },
+    };
+    const outcome = await submit(request);
+    const sent = proxy.bodies[0] as { instances: { referenceImages: { referenceImage: { bytesBase64Encoded: string } }[] }[]; parameters: { editMode: string } };
+    expect(requestSchema.safeParse(sent).success, JSON.stringify(sent).slice(0, 400)).toBe(true);
+    expect(Buffer.from(sent.instances[0]!.referenceImages[0]!.referenceImage.bytesBase64Encoded, "base64").equals(picture)).toBe(true);
+    expect(sent.parameters.editMode).toBe("EDIT_MODE_DEFAULT");
+    expect(outcome).toMatchObject({ status: "done" });
+  });
+
+  it("adds the catalog's palette only when asked: the one field of such a request the reference lacks", async () => {
+    const palette = [
+      { color: "#D81B60", weight: 0.5 },
+      { color: "#1E88E5", weight: 0.3 },
+      { color: "#FFC107", weight: 0.2 },
+    ];
+    await submit(textRequest("vendorE-image-2.5-flare", { palette }));
+    const sent = proxy.bodies[0] as { parameters: Record<string, unknown> };
+    expect(requestSchema.safeParse(sent).success).toBe(false);
+    const { colorPalette, ...rest } = sent.parameters;
+    expect(colorPalette).toHaveLength(3);
+    expect(requestSchema.safeParse({ ...sent, parameters: rest }).success).toBe(true);
+  });
+});
+
+describe("the reference's answers replayed through the adapter", () => {
+  async function answered(status: number, body: unknown, count = 2) {
+    const vendor = await startRecorder(async (_body, _request, reply) => {
+      reply.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
+    });
+    try {
+      return await vendorEAdapter(endpointAt(vendor.url))
+        .submit(textRequest("vendorE-image-2", { count }), AbortSignal.timeout(30_000))
+        .catch((error: unknown) => error);
+    } finally {
+      await vendor.close();
+    }
+  }
+
+  it("takes the response example's images as data: URLs", async () => {
+    const outcome = (await answered(200, reference.examples.response)) as { status: string; outputs: { url: string }[] };
+    expect(outcome.status).toBe("done");
+    expect(outcome.outputs.map((output) => output.url.slice(0, 22))).toEqual(["data:image/png;base64,", "data:image/png;base64,"]);
+  });
+
+  it.each([
+    ["the filtered example", 200, reference.examples.filteredResponse, "content_filtered"],
+    ["a set shorter than asked (filtered images left out)", 200, { predictions: [(reference.examples.response as { predictions: unknown[] }).predictions[0]] }, "model_request_failed"],
+    ["the refusal example", 400, reference.examples.refusal, "model_request_failed"],
+  ])("ends %s as %s, not retried", async (_case, status, body, code) => {
+    const failure = await answered(status, body);
+    expect(failure).toBeInstanceOf(ProviderFailure);
+    expect(failure).toMatchObject({ code, transient: false });
+  });
+});
+
+describe("the id map", () => {
+  it("covers every vendorE model", () => {
+    expect(vendorIdProblems(mergeVendorIds({}), ["vendorE"])).toEqual([]);
+  });
+});
