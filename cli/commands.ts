@@ -104,6 +104,15 @@ export const COMMANDS: CommandSpec[] = [
     summary: "mint a development access token for the MCP server",
   },
   {
+    noun: "vendors",
+    verb: "check",
+    positionals: [{ name: "FAMILY", optional: true }],
+    options: json,
+    summary: "one cheap real call to each configured vendor family: reachable, authenticated, model ids known",
+    details:
+      "Reads VENDOR_<X>_BASE_URL, VENDOR_<X>_API_KEY and VENDOR_ID_MAP from the environment (no database); exits 1 when a family checked fails or none is configured.",
+  },
+  {
     noun: "mcp",
     verb: null,
     positionals: [],

@@ -15,6 +15,15 @@ function fail(message: string, code: number, hint?: string): number {
 async function run(parsed: Extract<Parsed, { kind: "run" }>): Promise<number> {
   const name = `${parsed.spec.noun}${parsed.spec.verb ? ` ${parsed.spec.verb}` : ""}`;
   const log = (line: string) => console.error(`svc: ${line}`);
+  const print = (json: unknown, text: string) => console.log(parsed.options.json === true ? JSON.stringify(json, null, 2) : text);
+  // Talks to vendors only: no database is opened.
+  if (name === "vendors check") {
+    const { runVendorsCheck, VendorsUsageError } = await import("./vendors-command.js");
+    return runVendorsCheck(parsed.args.FAMILY, print).catch((error: unknown) => {
+      if (error instanceof VendorsUsageError) return fail(error.message, 2, "svc vendors check --help");
+      throw error;
+    });
+  }
   if (name === "mcp") (await import("./mcp-command.js")).reserveStdoutForProtocol();
   const { openCliDatabase } = await import("./database.js");
   const database = await openCliDatabase({ createDatabase: parsed.options["create-database"] === true, log });
@@ -52,7 +61,7 @@ async function run(parsed: Extract<Parsed, { kind: "run" }>): Promise<number> {
         core,
         args: parsed.args,
         options: parsed.options,
-        print: (json, text) => console.log(parsed.options.json === true ? JSON.stringify(json, null, 2) : text),
+        print,
       });
     } finally {
       await core.close();
