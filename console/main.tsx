@@ -1,7 +1,7 @@
 import { render } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { AccountPage } from "./account-page";
-import { api } from "./api";
+import { api, ApiError } from "./api";
 import { ErrorView } from "./error-view";
 import { HistoryPage } from "./history-page";
 import { forgetKey, storedKey, storeKey } from "./session-key";
@@ -28,10 +28,11 @@ function KeyGate({ onKey }: { onKey(): void }) {
     setError(null);
     storeKey(key.trim());
     try {
-      // Any authenticated read proves the key; the balance is the one every key may read.
+      // A read of the balance proves the key; 403 is a valid key limited to other areas, still a key to use.
       await api("GET", "/v1/credits");
       onKey();
     } catch (e) {
+      if (e instanceof ApiError && e.status === 403) return onKey();
       forgetKey();
       setError(e);
     }

@@ -9,7 +9,8 @@ import type { CapabilityCard, CapabilitySummary, JsonSchema, ModelCard, Page, Qu
 
 // Try any capability: its form comes from the catalog card's input_schema (the JSON Schema the API validates
 // with), the quote is asked for the body as it stands and shown before the create can be sent, and the create
-// carries an Idempotency-Key that stays the same while the body does (a retry of the same work), new otherwise.
+// carries an Idempotency-Key that is reused when a create that got no answer (or a refusal) is sent again with the
+// same body, so a retry never makes a second task; a new body or an answered create gets a new key.
 
 const NO_ERRORS = new Map<string, string>();
 
@@ -155,6 +156,8 @@ export function TryPage({ initialCapability }: { initialCapability: string | und
     setErrors(NO_ERRORS);
     try {
       setTask(await api<TaskEnvelope>("POST", card.path, { body, idempotencyKey: key }));
+      // Answered: another click is another task. Only a create whose answer was lost or refused keeps its key.
+      setSubmission(null);
     } catch (error) {
       refuse(error);
     } finally {
