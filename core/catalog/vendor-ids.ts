@@ -6,6 +6,7 @@ import { VENDOR_B_IDS } from "./vendor-ids/vendorB.js";
 import { VENDOR_C_IDS } from "./vendor-ids/vendorC.js";
 import { VENDOR_D_IDS } from "./vendor-ids/vendorD.js";
 import { VENDOR_E_IDS } from "./vendor-ids/vendorE.js";
+import { VENDOR_F_IDS } from "./vendor-ids/vendorF.js";
 import { VENDOR_G_IDS } from "./vendor-ids/vendorG.js";
 
 // What our neutral ids are called at the real vendor. Our public model ids carry the family token and our
@@ -24,6 +25,7 @@ const FAMILY_IDS = {
   vendorC: VENDOR_C_IDS,
   vendorD: VENDOR_D_IDS,
   vendorE: VENDOR_E_IDS,
+  vendorF: VENDOR_F_IDS,
   vendorG: VENDOR_G_IDS,
 } satisfies Partial<Record<VendorFamily, FamilyIds>>;
 
