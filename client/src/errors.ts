@@ -33,7 +33,9 @@ export class ServiceError extends Error {
 
 // No answer at all: the request may or may not have reached the service, so only an idempotent retry is safe.
 export function connectionFailure(cause: unknown): ServiceError {
-  const reason = cause instanceof Error ? cause.message : String(cause);
+  // fetch's own message is a bare "fetch failed"; the reason (ECONNREFUSED, a reset socket…) is its cause.
+  const inner = cause instanceof Error && cause.cause instanceof Error ? `: ${cause.cause.message}` : "";
+  const reason = cause instanceof Error ? `${cause.message}${inner}` : String(cause);
   return new ServiceError(
     { code: "internal_error", type: "connection_error", message: `No answer from the service: ${reason}`, retryable: true },
     0,
