@@ -8,20 +8,33 @@ import type { EmulatorContext, VendorFamily } from "../vendor-family.js";
 import { sourcePicture } from "../media/video-materials.js";
 import { acceptVideoRequest } from "../video-acceptance.js";
 import { isJobFault, VideoJobBoard, type JobFault, type VideoJob } from "../video-jobs.js";
-import { tierOfFrame } from "../video-model-limits.js";
 import { readSynthesisInput, reworkParameterFields, synthesisInputSchema } from "./vendor-c-video-input.js";
 import { registerVendorCImageRoutes } from "./vendor-c-image.js";
 
-// vendorC video: an asynchronous synthesis service (docs/providers/vendorC.md), for generation from text, frames
-// or references and for edits and extensions of a video, every input by URL. A POST with
+// vendorC video: Model Studio's asynchronous Wan 2.7 video synthesis (docs/providers/vendorC.md, reference copy
+// docs/providers/reference/vendorC-video-synthesis.json), for generation from text, frames or references and
+// for edits and extensions of a video, every input by URL in one `media` list. A POST with
 // `X-DashScope-Async: enable` answers a task id; the task is read at /api/v1/tasks/{id} and goes PENDING →
 // RUNNING → SUCCEEDED | FAILED (UNKNOWN when the vendor does not know it). No progress figure, no cancel.
-// Sizes are asked in pixels ("1280*720"). Refusals are HTTP errors with a flat {request_id, code, message}.
+// The frame is asked as a resolution tier ("720P") and a ratio. Refusals are HTTP errors with a flat
+// {request_id, code, message}.
 
 const FAMILY = "vendorC";
 const SYNTHESIS_PATH = "/api/v1/services/aigc/video-generation/video-synthesis";
 // A task is seen RUNNING once before it can succeed.
 const RUNNING_PROGRESS = [50];
+
+// The vendor's model ids, each with the emulator's profile (the service catalog's limits, which
+// emulator/video-model-limits.ts applies). The two 3.0 models are the service's own, which the reference does
+// not have: they keep their names. Calls are logged and faulted under the profile's name.
+const MODELS: Record<string, string> = {
+  "wan2.7-t2v": "vendorC2.7-t2v",
+  "wan2.7-i2v": "vendorC2.7-i2v",
+  "wan2.7-r2v": "vendorC2.7-r2v",
+  "wan2.7-videoedit": "vendorC2.7-videoedit",
+  "vendorC3.0-video": "vendorC3.0-video",
+  "vendorC3.0-video-prime": "vendorC3.0-video-prime",
+};
 
 const synthesisSchema = z
   .object({
@@ -29,12 +42,16 @@ const synthesisSchema = z
     input: synthesisInputSchema,
     parameters: z
       .object({
-        size: z.string().regex(/^\d+\*\d+$/, "size must read width*height"),
-        duration: z.number().int(),
+        resolution: z.enum(["480P", "720P", "1080P", "4K"]).default("1080P"),
+        // Without it the clip takes the ratio of its first frame or video, or 16:9 from text alone.
+        ratio: z.string().regex(/^\d+:\d+$/, "ratio must read w:h").optional(),
+        duration: z.number().int().default(5),
         prompt_extend: z.boolean().default(true),
         watermark: z.boolean().default(false),
         seed: z.number().int().min(0).max(2_147_483_647).optional(),
         audio: z.boolean().optional(),
+        shot_type: z.enum(["single", "multi"]).optional(),
+        // Not in the reference: the last-frame image and the MOV container of vendorC3.0-video-prime.
         return_last_frame: z.boolean().default(false),
         format: z.enum(["mp4", "mov"]).default("mp4"),
         ...reworkParameterFields,
@@ -81,11 +98,12 @@ export const vendorCFamily: VendorFamily = {
 
 async function submitSynthesis(request: FastifyRequest, reply: FastifyReply, context: EmulatorContext, board: VideoJobBoard<VendorCJob["details"]>) {
   const body = request.body as { model?: unknown } | undefined;
+  const profile = typeof body?.model === "string" ? MODELS[body.model] : undefined;
   context.requests.record({
     family: FAMILY,
     method: request.method,
     path: SYNTHESIS_PATH,
-    model: typeof body?.model === "string" ? body.model : null,
+    model: profile ?? (typeof body?.model === "string" ? body.model : null),
     at: new Date().toISOString(),
   });
   if (context.latencyMs > 0) await delay(context.latencyMs);
@@ -101,24 +119,21 @@ async function submitSynthesis(request: FastifyRequest, reply: FastifyReply, con
   const { model: modelId, input, parameters } = parsed.data;
   const urls = readSynthesisInput(input, parameters);
   if ("problem" in urls) return reply.code(400).send(vendorCError("InvalidParameter", urls.problem));
-  const [width, height] = parameters.size.split("*").map(Number) as [number, number];
   const withAudio = parameters.audio ?? false;
-  const accepted = await acceptVideoRequest(context.files, FAMILY, modelId, urls, (model, materials) => {
-    const tier = tierOfFrame(model, { width, height }, sourcePicture(materials));
-    if (tier === undefined) return `size ${parameters.size} is not supported by ${modelId}`;
-    return {
-      ...tier,
-      durationSeconds: parameters.duration,
-      container: parameters.format,
-      withAudio,
-      returnLastFrame: parameters.return_last_frame,
-    };
-  });
+  const accepted = await acceptVideoRequest(context.files, FAMILY, profile, urls, (_model, materials) => ({
+    resolution: parameters.resolution.toLowerCase(),
+    aspectRatio: parameters.ratio ?? (sourcePicture(materials) ? null : "16:9"),
+    durationSeconds: parameters.duration,
+    container: parameters.format,
+    withAudio,
+    returnLastFrame: parameters.return_last_frame,
+  }));
   if (accepted.outcome === "unknown_model") return reply.code(404).send(vendorCError("ModelNotFound", `Model not found (${modelId})!`));
   if (accepted.outcome === "refused") return reply.code(400).send(vendorCError("InvalidParameter", accepted.reason));
   const prompt = input.prompt ?? "";
 
-  const fault = context.faults.take(FAMILY, modelId);
+  const fault = context.faults.take(FAMILY, profile ?? modelId);
+  const { width, height } = accepted.frame;
   if (fault !== undefined && !isJobFault(fault.kind)) return sendFault(fault.kind, reply);
   const job = board.submit(
     {
@@ -135,7 +150,7 @@ async function submitSynthesis(request: FastifyRequest, reply: FastifyReply, con
         returnLastFrame: parameters.return_last_frame,
         materials: accepted.materials,
       },
-      details: { submitTime: vendorTime(new Date()), prompt, size: parameters.size },
+      details: { submitTime: vendorTime(new Date()), prompt, size: `${width}*${height}` },
     },
     isJobFault(fault?.kind) ? fault.kind : undefined,
   );

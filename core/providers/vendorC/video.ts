@@ -3,12 +3,14 @@ import { vendorFetch, type VendorResponse } from "../http.js";
 import { jsonAnswer } from "../json-answer.js";
 import { pollDelayMs } from "../poll-delay.js";
 import { ProviderFailure, type ProviderOutcome, type ProviderOutput, type ProviderRequest } from "../types.js";
+import { vendorModelId } from "../../catalog/vendor-ids.js";
 import { videoJob } from "../video-job.js";
 import { httpFailure, notJson, taskFailure } from "./failures.js";
 import { reworkParameters, synthesisMedia } from "./video-input.js";
 
-// vendorC video synthesis, edit and extension (docs/providers/vendorC.md): an asynchronous submission answers a
-// task id, and the task is read until SUCCEEDED or FAILED. No progress is reported and a task cannot be cancelled.
+// vendorC video synthesis, edit and extension as Model Studio's Wan 2.7 references define them
+// (docs/providers/vendorC.md): an asynchronous submission answers a task id, and the task is read until SUCCEEDED
+// or FAILED. No progress is reported and a task cannot be cancelled once running.
 
 const SYNTHESIS_PATH = "/api/v1/services/aigc/video-generation/video-synthesis";
 const TASKS_PATH = "/api/v1/tasks";
@@ -46,26 +48,29 @@ function submittedAt(value: string | undefined): Date | undefined {
 
 export async function submitVendorCVideo(endpoint: ProviderEndpoint, request: ProviderRequest, signal: AbortSignal): Promise<ProviderOutcome> {
   const job = videoJob(request);
-  const c = job.model.constraints;
   const parameters = {
-    // A frame that follows the source is computed from the decoded source, which the vendor checks against it.
-    size: `${job.width}*${job.height}`,
+    resolution: job.resolution.toUpperCase(),
+    // A clip that follows its first frame or source video takes that ratio at the vendor; only a chosen one is sent.
+    ...(job.followsSource ? {} : { ratio: job.aspectRatio }),
     duration: job.durationSeconds,
     // vendorC rewrites prompts unless told not to; SPEC.md keeps the prompt as written unless asked.
     prompt_extend: job.enhancePrompt,
     watermark: job.watermark,
     ...(job.seed !== undefined ? { seed: job.seed } : {}),
-    ...(c.generate_audio.includes(true) ? { audio: job.generateAudio } : {}),
+    // Wan 2.7 adds sound unless told not to; the catalog's silent models are kept silent.
+    audio: job.generateAudio,
+    // Not in the reference: the last frame and MOV that only vendorC3.0-video-prime offers.
     ...(job.returnLastFrame ? { return_last_frame: true } : {}),
     ...(job.outputFormat !== "mp4" ? { format: job.outputFormat } : {}),
     ...reworkParameters(job),
   };
+  const media = synthesisMedia(job);
   const body = {
-    model: job.model.id,
+    model: vendorModelId(endpoint.ids, job.model.id),
     input: {
       ...(job.prompt !== undefined ? { prompt: job.prompt } : {}),
       ...(job.negativePrompt !== undefined ? { negative_prompt: job.negativePrompt } : {}),
-      ...synthesisMedia(job),
+      ...(media.length > 0 ? { media } : {}),
     },
     parameters,
   };
