@@ -52,7 +52,7 @@ export { redeliverCallback } from "./callbacks/redeliver.js";
 export { createSigningKey, getSigningKey, listSigningKeysPage, retireSigningKey } from "./callbacks/signing-keys.js";
 export { rotateSigningKey } from "./callbacks/rotate-signing-key.js";
 export { createLogger, type Logger } from "./observability/logger.js";
-export { PROBE_PATHS, UNMATCHED_ROUTE } from "./observability/http-metrics.js";
+export { createHttpMetrics, PROBE_PATHS, UNMATCHED_ROUTE, type HttpMetrics } from "./observability/http-metrics.js";
 export { taskLogContext } from "./observability/task-events.js";
 export { checkReadiness, type CheckResult } from "./ops/readiness.js";
 export { newWorkerId, startWorkerHeartbeat, type WorkerHeartbeat } from "./ops/worker-heartbeat.js";
@@ -64,5 +64,5 @@ export { readTenantRateLimits, setTenantRateLimits, type TenantRateLimits } from
 export { startLostWorkerRecovery } from "./jobs/lost-workers.js";
 export { isUnstorableText, refuseUnstorableText, UNSTORABLE_REASON } from "./contracts/storable-text.js";
 export { JSON_MAX_DEPTH, JSON_MAX_ITEMS, JSON_MAX_KEY_LENGTH, refuseUnboundedJsonText } from "./contracts/json-shape.js";
-export { OPERATIONS, operationNamed } from "./operations/table.js";
+export { MIRRORED_OPERATIONS, OPERATIONS } from "./operations/table.js";
 export { StatusAnswer, type Operation } from "./operations/types.js";

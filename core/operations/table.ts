@@ -56,32 +56,89 @@ export const preferWaitHeaders = z.object({
 });
 const signingKey = { schema: documentedSigningKeySchema, component: "CallbackSigningKey" };
 
+// The operations MCP's query tools mirror (mcp-server/tools/): named, so the tools take their arguments' schemas
+// from them with their types.
+const listTasksOperation = {
+  operationId: "listTasks",
+  method: "GET",
+  path: "/v1/tasks",
+  summary: "List your tasks, newest first",
+  area: "tasks",
+  // The list's query, or the key lookup's (idempotency_key alone).
+  query: taskListQuerySchema.extend(idempotencyLookupQuerySchema.partial().shape),
+  responses: { 200: { description: "A page of tasks", body: taskList } },
+  errors: ["invalid_request", "invalid_cursor"],
+  run: (core, call) =>
+    isIdempotencyKeyLookup(call.query) ? findTaskByIdempotencyKey(core, call.tenantId, call.query) : listTasksPage(core, call.tenantId, call.query),
+} satisfies Operation;
+
+const getTaskOperation = {
+  operationId: "getTask",
+  method: "GET",
+  path: "/v1/tasks/{task_id}",
+  summary: "Read a task",
+  area: "tasks",
+  params: taskId,
+  headers: preferWaitHeaders,
+  responses: { 200: { description: "The task", body: task, headers: ["Preference-Applied"] } },
+  errors: ["task_not_found"],
+  run: (core, call) => (call.wait ? waitForTask(core, call.tenantId, call.params.task_id!, call.wait) : getTask(core, call.tenantId, call.params.task_id!)),
+} satisfies Operation;
+
+const cancelTaskOperation = {
+  operationId: "cancelTask",
+  method: "POST",
+  path: "/v1/tasks/{task_id}/cancel",
+  summary: "Cancel a task: a terminal task answers its final state; a running task that cannot be stopped answers 409",
+  area: "tasks",
+  params: taskId,
+  body: { schema: cancelTaskBodySchema, component: "CancelTaskRequest", required: false },
+  responses: {
+    200: { description: "The task was already terminal, or was canceled at once: its final state", body: task },
+    202: { description: "Cancellation requested: the task ends canceled shortly; keep polling", body: task },
+  },
+  errors: ["task_not_found", "conflict", "invalid_request"],
+  run: async (core, call) => {
+    const result = await cancelTaskRequest(core, call.tenantId, call.params.task_id!, call.body);
+    return new StatusAnswer(result.outcome === "requested" ? 202 : 200, result.task);
+  },
+} satisfies Operation;
+
+const listVoicesOperation = {
+  operationId: "listVoices",
+  method: "GET",
+  path: "/v1/voices",
+  summary: "Preset voices and your cloned voices",
+  area: "voices",
+  query: voiceListQuerySchema,
+  responses: { 200: { description: "A page of voices", body: { schema: voiceListSchema, component: "VoiceList" } } },
+  errors: ["invalid_request", "invalid_cursor"],
+  run: (core, call) => listVoicesPage(core, call.tenantId, call.query),
+} satisfies Operation;
+
+const uploadAssetOperation = {
+  operationId: "uploadAsset",
+  method: "POST",
+  path: "/v1/assets",
+  summary: 'Upload media (base64 JSON) as your artifact; reference it as {type: "artifact", artifact_id} in media inputs',
+  area: "assets",
+  body: { schema: assetUploadSchema, component: "AssetUploadRequest", required: true },
+  responses: { 201: { description: "The stored artifact", body: { schema: uploadedAssetSchema, component: "UploadedAsset" } } },
+  errors: ["invalid_request", "invalid_media", "unsupported_media_type", "media_too_large"],
+  run: (core, call) => uploadAsset(core, call.tenantId, call.body),
+} satisfies Operation;
+
+export const MIRRORED_OPERATIONS = {
+  listTasks: listTasksOperation,
+  getTask: getTaskOperation,
+  cancelTask: cancelTaskOperation,
+  listVoices: listVoicesOperation,
+  uploadAsset: uploadAssetOperation,
+};
+
 const TASK_OPERATIONS: Operation[] = [
-  {
-    operationId: "listTasks",
-    method: "GET",
-    path: "/v1/tasks",
-    summary: "List your tasks, newest first",
-    area: "tasks",
-    // The list's query, or the key lookup's (idempotency_key alone).
-    query: taskListQuerySchema.extend(idempotencyLookupQuerySchema.partial().shape),
-    responses: { 200: { description: "A page of tasks", body: taskList } },
-    errors: ["invalid_request", "invalid_cursor"],
-    run: (core, call) =>
-      isIdempotencyKeyLookup(call.query) ? findTaskByIdempotencyKey(core, call.tenantId, call.query) : listTasksPage(core, call.tenantId, call.query),
-  },
-  {
-    operationId: "getTask",
-    method: "GET",
-    path: "/v1/tasks/{task_id}",
-    summary: "Read a task",
-    area: "tasks",
-    params: taskId,
-    headers: preferWaitHeaders,
-    responses: { 200: { description: "The task", body: task, headers: ["Preference-Applied"] } },
-    errors: ["task_not_found"],
-    run: (core, call) => (call.wait ? waitForTask(core, call.tenantId, call.params.task_id!, call.wait) : getTask(core, call.tenantId, call.params.task_id!)),
-  },
+  listTasksOperation,
+  getTaskOperation,
   {
     operationId: "streamTaskEvents",
     method: "GET",
@@ -115,24 +172,7 @@ const TASK_OPERATIONS: Operation[] = [
     responses: { 200: { description: "The quote; nothing is held or created", body: { schema: quoteSchema, component: "Quote" } } },
     errors: ["unsupported_capability", ...ADMISSION_ERRORS],
   },
-  {
-    operationId: "cancelTask",
-    method: "POST",
-    path: "/v1/tasks/{task_id}/cancel",
-    summary: "Cancel a task: a terminal task answers its final state; a running task that cannot be stopped answers 409",
-    area: "tasks",
-    params: taskId,
-    body: { schema: cancelTaskBodySchema, component: "CancelTaskRequest", required: false },
-    responses: {
-      200: { description: "The task was already terminal, or was canceled at once: its final state", body: task },
-      202: { description: "Cancellation requested: the task ends canceled shortly; keep polling", body: task },
-    },
-    errors: ["task_not_found", "conflict", "invalid_request"],
-    run: async (core, call) => {
-      const result = await cancelTaskRequest(core, call.tenantId, call.params.task_id!, call.body);
-      return new StatusAnswer(result.outcome === "requested" ? 202 : 200, result.task);
-    },
-  },
+  cancelTaskOperation,
   {
     operationId: "listTaskAssets",
     method: "GET",
@@ -168,17 +208,7 @@ const ACCOUNT_OPERATIONS: Operation[] = [
     errors: [],
     run: (core, call) => creditBalanceView(core, call.tenantId),
   },
-  {
-    operationId: "listVoices",
-    method: "GET",
-    path: "/v1/voices",
-    summary: "Preset voices and your cloned voices",
-    area: "voices",
-    query: voiceListQuerySchema,
-    responses: { 200: { description: "A page of voices", body: { schema: voiceListSchema, component: "VoiceList" } } },
-    errors: ["invalid_request", "invalid_cursor"],
-    run: (core, call) => listVoicesPage(core, call.tenantId, call.query),
-  },
+  listVoicesOperation,
   {
     operationId: "getVoice",
     method: "GET",
@@ -201,17 +231,7 @@ const ACCOUNT_OPERATIONS: Operation[] = [
     errors: ["voice_not_found", "conflict"],
     run: (core, call) => deleteVoice(core, call.tenantId, call.params.voice_id!),
   },
-  {
-    operationId: "uploadAsset",
-    method: "POST",
-    path: "/v1/assets",
-    summary: 'Upload media (base64 JSON) as your artifact; reference it as {type: "artifact", artifact_id} in media inputs',
-    area: "assets",
-    body: { schema: assetUploadSchema, component: "AssetUploadRequest", required: true },
-    responses: { 201: { description: "The stored artifact", body: { schema: uploadedAssetSchema, component: "UploadedAsset" } } },
-    errors: ["invalid_request", "invalid_media", "unsupported_media_type", "media_too_large"],
-    run: (core, call) => uploadAsset(core, call.tenantId, call.body),
-  },
+  uploadAssetOperation,
 ];
 
 const CALLBACK_OPERATIONS: Operation[] = [
@@ -411,10 +431,3 @@ export const OPERATIONS: readonly Operation[] = [
   ...SERVICE_OPERATIONS,
 ];
 
-// An operation by its operationId, for the surfaces that build on one (MCP's query tools take their arguments'
-// schemas from it).
-export function operationNamed(operationId: string): Operation {
-  const operation = OPERATIONS.find((o) => o.operationId === operationId);
-  if (!operation) throw new Error(`no operation ${operationId}`);
-  return operation;
-}

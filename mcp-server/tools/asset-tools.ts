@@ -1,4 +1,4 @@
-import { assetUploadSchema, scopeFor, uploadAsset } from "../../core/index.js";
+import { MIRRORED_OPERATIONS, scopeFor, uploadAsset } from "../../core/index.js";
 import { jsonSchemaOf } from "./json-schema.js";
 import { OUTPUT_SCHEMAS } from "./output-schemas.js";
 import { artifactLink } from "./task-outcome.js";
@@ -13,7 +13,7 @@ export function assetTools(maxBytes: number): ToolDefinition[] {
       description:
         `Store a file (base64, at most ${maxBytes} bytes once decoded) as your artifact. Pass {type: "artifact", artifact_id} ` +
         "from the answer wherever a tool takes a media input (an image, a video, a voice sample, reference audio).",
-      inputSchema: jsonSchemaOf(assetUploadSchema, "input"),
+      inputSchema: jsonSchemaOf(MIRRORED_OPERATIONS.uploadAsset.body.schema, "input"),
       outputSchema: OUTPUT_SCHEMAS.asset,
       // Each upload stores a new artifact, so repeating one is not a no-op.
       annotations: { destructiveHint: false, openWorldHint: false },

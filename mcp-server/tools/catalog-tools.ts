@@ -1,15 +1,11 @@
 import { z } from "zod";
-import { catalog, findCapability, listVoicesPage, scopeFor, ServiceError } from "../../core/index.js";
+import { catalog, findCapability, listVoicesPage, MIRRORED_OPERATIONS, scopeFor, ServiceError } from "../../core/index.js";
 import { jsonSchemaOf, parseArguments } from "./json-schema.js";
 import { OUTPUT_SCHEMAS } from "./output-schemas.js";
 import { READ_ONLY, type ToolDefinition } from "./types.js";
 
-const voicesInput = z
-  .object({
-    limit: z.number().int().min(1).max(100).optional().describe("Voices per page, 1 to 100 (default 20)."),
-    cursor: z.string().min(1).optional().describe("next_cursor of the previous page."),
-  })
-  .strict();
+// GET /v1/voices' query, with its rules and texts.
+const voicesInput = MIRRORED_OPERATIONS.listVoices.query;
 
 const modelsInput = z
   .object({
@@ -38,7 +34,7 @@ export function catalogTools(): ToolDefinition[] {
       scopes: [scopeFor("voices", "read"), scopeFor("speech", "write")],
       async run(args, call) {
         const input = parseArguments(voicesInput, args);
-        return { structured: await listVoicesPage(call.core, call.grant.tenantId, input) };
+        return { structured: await listVoicesPage(call.core, call.grant.tenantId, input, "arguments") };
       },
     },
     {

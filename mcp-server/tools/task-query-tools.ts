@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { cancelTask, listTasksPage, scopeFor } from "../../core/index.js";
+import { cancelTask, listTasksPage, MIRRORED_OPERATIONS, scopeFor } from "../../core/index.js";
 import { jsonSchemaOf, parseArguments } from "./json-schema.js";
 import { OUTPUT_SCHEMAS } from "./output-schemas.js";
 import { taskOutcome } from "./task-outcome.js";
@@ -10,15 +10,17 @@ import { READ_ONLY, type ToolDefinition } from "./types.js";
 // Bounded below common client request timeouts (60 s in the SDKs), so a wait never turns into a client error.
 export const MAX_WAIT_SECONDS = 30;
 
-const taskId = z.string().min(1).max(64).describe("The task_id a task-creating tool returned.");
+const { getTask: getOperation, listTasks: listOperation, cancelTask: cancelOperation } = MIRRORED_OPERATIONS;
+
 const view = z
   .enum(TASK_VIEWS)
   .default("summary")
   .describe("summary (default): status, output, error, billing; full: the whole envelope.");
 
-const getInput = z
-  .object({
-    task_id: taskId,
+// Each tool's arguments are its REST operation's parameters, query and body fields, with their rules and texts,
+// beside what only the tool takes (a view, a wait).
+const getInput = getOperation.params
+  .extend({
     wait_seconds: z
       .number()
       .int()
@@ -30,19 +32,11 @@ const getInput = z
   })
   .strict();
 
-const listInput = z
-  .object({
-    limit: z.number().int().min(1).max(100).optional().describe("Tasks per page, 1 to 100 (default 20)."),
-    cursor: z.string().min(1).optional().describe("next_cursor of the previous page."),
-    status: z.enum(["queued", "running", "succeeded", "failed", "canceled"]).optional().describe("Only tasks in this status."),
-    capability: z.string().min(1).max(64).optional().describe("Only tasks of this capability, e.g. text_to_speech."),
-    view,
-  })
-  .strict();
+// The list's own query; the idempotency-key lookup is REST's (a tool call that repeats a create with its
+// client_request_id is answered with the task it created).
+const listInput = listOperation.query.omit({ idempotency_key: true }).extend({ view });
 
-const cancelInput = z
-  .object({ task_id: taskId, reason: z.string().max(1000).optional().describe("Why, for your records (at most 1000 characters).") })
-  .strict();
+const cancelInput = cancelOperation.params.extend(cancelOperation.body.schema.shape).strict();
 
 export function taskQueryTools(): ToolDefinition[] {
   return [
@@ -71,7 +65,7 @@ export function taskQueryTools(): ToolDefinition[] {
       scopes: [scopeFor("tasks", "read")],
       async run(args, call) {
         const { view: chosen, ...filters } = parseArguments(listInput, args);
-        const page = await listTasksPage(call.core, call.grant.tenantId, filters);
+        const page = await listTasksPage(call.core, call.grant.tenantId, filters, "arguments");
         return { structured: { ...page, data: page.data.map((task) => taskInView(task, chosen)) } };
       },
     },

@@ -222,6 +222,7 @@ describe.each(CLIENT_KINDS)("%s", (kind) => {
     expect((next.structuredContent as Any).data[0].task_id).not.toBe(page.data[0].task_id);
     expect(page.data[0].input).toBeUndefined();
     expect(toolError(await client.callTool("svc.tasks.list", { limit: 0 })).param).toBe("/limit");
+    expect(toolError(await client.callTool("svc.tasks.list", { cursor: "not-a-cursor" }))).toMatchObject({ code: "invalid_cursor", param: "/cursor" });
 
     const voices = (await client.callTool("svc.voices.list", {})).structuredContent as Any;
     expect(voices.data.map((v: Any) => v.voice_id)).toContain("en_female_aria");
