@@ -278,6 +278,13 @@ describe("the reference's answers replayed through the adapter", () => {
 });
 
 describe("the id map", () => {
+  it("names models the vendor's listing has", async () => {
+    const listing = await emulatorCall("GET", "models");
+    expect(listing.status).toBe(200);
+    const names = (listing.body.models as { name: string }[]).map((model) => model.name);
+    for (const id of Object.values(DEFAULT_VENDOR_IDS.vendorD?.models ?? {})) expect(names).toContain(`models/${id}`);
+  });
+
   it("covers every vendorD model, with VENDOR_ID_MAP entries replacing defaults", () => {
     expect(vendorIdProblems(mergeVendorIds({}), ["vendorD"])).toEqual([]);
     const fast = mergeVendorIds({ vendorD: { models: { "vendorD-1.1-t2v": "veo-3.1-fast-generate-preview" }, voices: {} } });
