@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generatedSources } from "../../client/scripts/generate-types.js";
-import { createClient, ServiceError, type ErrorCode, type MediaTaskClient, type TaskChange } from "../../client/src/index.js";
+import { createClient, ServiceError, WaitTimeoutError, type ErrorCode, type MediaTaskClient, type TaskChange } from "../../client/src/index.js";
 import { startHarness, type Harness } from "../support/harness.js";
 import { startProxy, type Plan, type Proxy } from "./proxy.js";
 
@@ -135,6 +135,16 @@ describe("wait", () => {
     expect(changes.at(-1)).toMatchObject({ event: "status", status: "succeeded" });
     const ids = changes.map((change) => BigInt(change.id));
     expect(ids).toEqual([...new Set(ids)].sort((a, b) => (a < b ? -1 : 1)));
+  });
+
+  it("throws WaitTimeoutError with the task as last seen when time runs out; the task goes on and can be waited for again", async () => {
+    await h.stopWorker();
+    const created = await client.create("text_to_speech", SPEECH);
+    const outcome = await client.wait(created.task_id, { serverWaitSeconds: 1, timeoutMs: 1500 }).catch((error: unknown) => error);
+    expect(outcome).toBeInstanceOf(WaitTimeoutError);
+    expect((outcome as WaitTimeoutError).task).toMatchObject({ task_id: created.task_id, status: "queued" });
+    await h.startWorker();
+    expect(await client.wait(created.task_id, { timeoutMs: 60_000 })).toMatchObject({ task_id: created.task_id, status: "succeeded" });
   });
 });
 
