@@ -190,7 +190,7 @@ export function TryPage({ initialCapability }: { initialCapability: string | und
                     </option>
                   ))}
                 </select>
-                {modelCards.get(chosenModel) ? <ModelDetails card={modelCards.get(chosenModel)!} /> : <p class="hint">auto picks the first live model that honours every field.</p>}
+                {modelCards.get(chosenModel) && <ModelDetails card={modelCards.get(chosenModel)!} />}
               </>
             ),
           }
