@@ -220,6 +220,20 @@ describe("what the vendor does not make, made on our side from its WAV", () => {
     expect((await decodedOutput(outcome)).probe).toMatchObject({ codec: "opus", sampleRate: 48000 });
   });
 
+  it("a text longer than one call takes: parts of at most 10,000 characters, each a request of the reference, joined", async () => {
+    const text = `Hello there.${" ".repeat(VENDOR_MAX_CALL_CHARACTERS)}Good night.`;
+    const outcome = await synthesizeSpeech(endpointAt(`${proxy.url}/vendorA`), speechRequest({ input: text }), AbortSignal.timeout(120_000));
+    expect(proxy.bodies).toHaveLength(2);
+    for (const sent of proxy.bodies as { text: string }[]) {
+      expect(requestSchema.safeParse(sent).success).toBe(true);
+      expect([...sent.text].length).toBeLessThanOrEqual(VENDOR_MAX_CALL_CHARACTERS);
+    }
+    // A part that is only blanks is silence, not a call.
+    expect((proxy.bodies as { text: string }[]).map((sent) => sent.text)).toEqual(["Hello there.", "Good night."]);
+    expect(outcome).toMatchObject({ status: "done", outputs: [{ kind: "audio", format: "mp3", sampleRate: 32000 }] });
+    expect((await decodedOutput(outcome)).probe).toMatchObject({ codec: "mp3", sampleRate: 32000, hasAudio: true });
+  }, 150_000);
+
   it("splits a text longer than one call takes at sentence ends, then spaces, each part within the limit", () => {
     expect(VENDOR_MAX_CALL_CHARACTERS).toBe(10_000);
     expect(speechParts("One two. Three four. Five", 12)).toEqual(["One two.", " Three four.", " Five"]);

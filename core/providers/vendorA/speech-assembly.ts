@@ -22,6 +22,7 @@ const ENCODERS: Record<string, string[]> = {
   pcm: ["-c:a", "pcm_s16le", "-f", "s16le"],
   opus: ["-c:a", "libopus", "-b:a", "48k", "-f", "ogg"],
 };
+const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "[::1]"]);
 const CONTENT_TYPES: Record<string, string> = { mp3: "audio/mpeg", wav: "audio/wav", flac: "audio/flac", pcm: "audio/L16", opus: "audio/ogg" };
 
 // Whether the vendor makes this request in one call, as asked.
@@ -67,12 +68,14 @@ export async function assembleSpeech(
 ): Promise<string> {
   const directory = await spoolDirectory();
   try {
-    const vendorOrigin = URL.canParse(endpoint.baseUrl) ? new URL(endpoint.baseUrl).origin : null;
+    const vendor = URL.canParse(endpoint.baseUrl) ? new URL(endpoint.baseUrl) : null;
+    // A vendor configured on this machine (the emulator, in development and tests) is trusted as configuration is,
+    // and so are its files on this machine; any other address is held to the outbound policy.
+    const vendorIsLocal = vendor !== null && LOOPBACK_HOSTS.has(vendor.hostname);
     const files: string[] = [];
     for (const [index, url] of partUrls.entries()) {
       const file = directory.file(`part-${index}.wav`);
-      // The vendor's own address is trusted as configuration is (the emulator answers from loopback).
-      const fromVendor = URL.canParse(url) && new URL(url).origin === vendorOrigin;
+      const fromVendor = URL.canParse(url) && (new URL(url).origin === vendor?.origin || vendorIsLocal);
       await downloadOutput(url, signal, { file, maxBytes: VENDOR_OUTPUT_CAPS.audio, policy: { allowLoopbackHttp: fromVendor } });
       files.push(file);
     }
