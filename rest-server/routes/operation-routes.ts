@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { OPERATIONS, StatusAnswer, type Core, type Operation } from "../../core/index.js";
 import { principalOf, requireAuth } from "../plugins/auth.js";
-import { preferredWait } from "./prefer-wait.js";
+import { markWaitApplied, preferredWait } from "./prefer-wait.js";
 
 // An operation whose answer documents Preference-Applied honours Prefer: wait=N (GET /v1/tasks/{task_id}).
 function honoursPreferWait(operation: Operation): boolean {
@@ -23,13 +23,15 @@ export function registerOperationRoutes(app: FastifyInstance, core: Core): void 
       url: operation.path.replace(/\{(\w+)\}/g, ":$1"),
       onRequest: requireAuth(core, operation.area),
       handler: async (request, reply) => {
+        const wait = waits ? preferredWait(request, reply) : undefined;
         const answer = await run(core, {
           tenantId: principalOf(request).tenantId,
           params: request.params,
           query: request.query,
           body: request.body,
-          wait: waits ? preferredWait(request, reply) : undefined,
+          wait,
         });
+        if (wait) markWaitApplied(reply, wait);
         return answer instanceof StatusAnswer ? reply.status(answer.status).send(answer.body) : reply.status(status).send(answer);
       },
     });

@@ -19,20 +19,26 @@ export function preferredWaitSeconds(request: FastifyRequest): number | undefine
 }
 
 // The wait a request asked for, as core waits (until the task ends or the time is up), or undefined when it asked
-// for none; Preference-Applied says the wait is honoured. A client that hangs up ends the wait.
+// for none. A client that hangs up ends the wait.
 export function preferredWait(request: FastifyRequest, reply: FastifyReply): WaitOptions | undefined {
   const seconds = preferredWaitSeconds(request);
   if (seconds === undefined) return undefined;
-  reply.header("Preference-Applied", `wait=${seconds}`);
   const gone = new AbortController();
   reply.raw.once("close", () => gone.abort());
   return { timeoutMs: seconds * 1000, signal: gone.signal };
+}
+
+// Preference-Applied, on the answer the wait produced (a refusal applied no preference).
+export function markWaitApplied(reply: FastifyReply, wait: WaitOptions): void {
+  reply.header("Preference-Applied", `wait=${wait.timeoutMs / 1000}`);
 }
 
 // A task just created as it stands, or, when the request asked to wait, once it has ended or the wait is over,
 // whichever comes first.
 export async function afterPreferredWait(core: Core, request: FastifyRequest, reply: FastifyReply, task: Task): Promise<Task> {
   const wait = preferredWait(request, reply);
-  if (!wait || TERMINAL.has(task.status)) return task;
-  return waitForTask(core, principalOf(request).tenantId, task.task_id, wait);
+  if (!wait) return task;
+  const answer = TERMINAL.has(task.status) ? task : await waitForTask(core, principalOf(request).tenantId, task.task_id, wait);
+  markWaitApplied(reply, wait);
+  return answer;
 }

@@ -57,6 +57,8 @@ describe("Prefer: wait", () => {
     const foreign = await h.request("GET", `/v1/tasks/${created.body.task_id}`, { apiKey: other.apiKey, headers: { prefer: "wait=5" } });
     expect(foreign.status).toBe(404);
     expect(foreign.body.error.code).toBe("task_not_found");
+    // A refusal applied no preference.
+    expect(foreign.headers.get("preference-applied")).toBeNull();
   });
 
   it("still wakes waiters after the listening connection was lost", async () => {
