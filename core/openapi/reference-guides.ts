@@ -12,7 +12,7 @@ import {
   table,
   type ReferenceDocument,
 } from "./reference-html.js";
-import { constraintsOf } from "./reference-schema.js";
+import { constraintsOf, details } from "./reference-schema.js";
 
 // The reference page's sections that are not one operation: authentication, the conventions of task creation,
 // errors, rate limits, callbacks. Their facts come from the document (security scheme, headers, error examples,
@@ -69,7 +69,7 @@ ${table("Areas and OAuth scopes", ["Area", "Scope", "Allows"], rows)}`,
 function conventionsGuide(document: ReferenceDocument): Guide {
   const create = documentedOperations(document).find(({ operation }) => operation["x-capability"]);
   const headers = (create?.operation.parameters ?? []).filter((p) => p.in === "header");
-  const rows = headers.map((p) => [`<code>${escapeHtml(p.name)}</code>`, p.required ? "required" : "optional", [prose(p.description), ...constraintsOf(p.schema)].join("; ")]);
+  const rows = headers.map((p) => [`<code>${escapeHtml(p.name)}</code>`, p.required ? "required" : "optional", details(prose(p.description), constraintsOf(p.schema))]);
   return {
     id: "tasks-and-waiting",
     title: "Tasks, idempotency and waiting",

@@ -13,7 +13,7 @@ import {
   type ReferenceDocument,
   type ResponseObject,
 } from "./reference-html.js";
-import { constraintsOf, fieldTable, typeOf } from "./reference-schema.js";
+import { constraintsOf, details, fieldTable, typeOf } from "./reference-schema.js";
 import { SCOPE_TABLE } from "../oauth/scopes.js";
 
 // One operation of the reference page: what it does, who may call it, its parameters and body, a curl call and a
@@ -84,9 +84,7 @@ function parameterTable(operation: DocumentedOperation["operation"]): string {
     p.in,
     typeOf(p.schema),
     p.required ? "required" : "optional",
-    [prose(p.description), ...constraintsOf(p.schema), p.example !== undefined ? `example <code>${escapeHtml(String(p.example))}</code>` : ""]
-      .filter(Boolean)
-      .join("; "),
+    details(prose(p.description), [...constraintsOf(p.schema), p.example !== undefined ? `example <code>${escapeHtml(String(p.example))}</code>` : ""]),
   ]);
   if (rows.length === 0) return "";
   return `<h4>Parameters</h4>\n${table(`Parameters of ${operation.operationId}`, ["Name", "In", "Type", "Required", "Details"], rows)}`;

@@ -25,12 +25,13 @@ a{color:var(--link)}a:focus-visible,summary:focus-visible,pre:focus-visible,.scr
 header{padding:1rem;border-bottom:1px solid var(--line)}header h1{margin:0;font-size:1.5rem}header p{margin:.25rem 0;color:var(--muted)}
 .layout{display:block}nav{padding:0 1rem;border-bottom:1px solid var(--line);font-size:.95rem}nav ol{padding-left:1.1rem;margin:.25rem 0}nav li{margin:.15rem 0}
 main{padding:0 1rem 4rem;max-width:62rem;min-width:0}h2{margin-top:2.5rem;border-bottom:1px solid var(--line);padding-bottom:.25rem}
-h3{margin-top:2rem;font-size:1.1rem;overflow-wrap:anywhere}h4{margin:1.25rem 0 .5rem}.operation{border-top:1px solid var(--line);margin-top:1.5rem}
+h3{margin-top:2rem;font-size:1.1rem;overflow-wrap:anywhere}h2,h3{scroll-margin-top:.75rem}h4{margin:1.25rem 0 .5rem}.operation{border-top:1px solid var(--line);margin-top:1.5rem}
 .method{display:inline-block;min-width:4.2rem;padding:0 .4rem;border-radius:4px;font:600 .85rem/1.6 ui-monospace,monospace;text-align:center;background:var(--code);border:1px solid var(--line)}
 .meta{color:var(--muted);font-size:.9rem}code{font:.9em ui-monospace,SFMono-Regular,Menlo,monospace;overflow-wrap:anywhere}
 pre{background:var(--code);border:1px solid var(--line);padding:.75rem;overflow:auto;max-height:32rem;font-size:.85rem}pre code{overflow-wrap:normal}
 .scroll{overflow-x:auto;margin:.5rem 0}table{border-collapse:collapse;width:100%;font-size:.9rem}th,td{border:1px solid var(--line);padding:.3rem .5rem;text-align:left;vertical-align:top}
 th{background:var(--code)}ul.responses{padding-left:1.1rem}summary{cursor:pointer}
+@media (min-width:40rem){td:first-child code{white-space:nowrap}}
 @media (max-width:40rem){thead{position:absolute;left:-999px}tr{display:block;border:1px solid var(--line);margin:.5rem 0}td{display:block;border:0;padding:.15rem .5rem}td::before{content:attr(data-label) ": ";font-weight:600}}
 @media (min-width:70rem){.layout{display:grid;grid-template-columns:20rem minmax(0,1fr);gap:1.5rem}nav{position:sticky;top:0;max-height:100vh;overflow:auto;border-bottom:0;border-right:1px solid var(--line);padding-bottom:2rem}}`;
 

@@ -57,6 +57,13 @@ export function constraintsOf(schema: JsonSchema): string[] {
   return notes.filter(Boolean);
 }
 
+// A description and its notes as one text: the notes follow the description's sentence.
+export function details(description: string, notes: string[]): string {
+  const list = notes.filter(Boolean).join("; ");
+  if (!description || !list) return description || list;
+  return /[.!?]$/.test(description) ? `${description} ${list.charAt(0).toUpperCase()}${list.slice(1)}.` : `${description}; ${list}`;
+}
+
 // Rows of [field, type, required, details].
 export function fieldRows(schema: JsonSchema, prefix = "", depth = 0, note = ""): string[][] {
   if (depth > MAX_DEPTH || schema.$ref) return [];
@@ -64,10 +71,9 @@ export function fieldRows(schema: JsonSchema, prefix = "", depth = 0, note = "")
   const required = new Set(schema.required ?? []);
   for (const [name, property] of Object.entries(schema.properties ?? {})) {
     const path = `${prefix}${name}`;
-    const details = [note, prose(property.description ?? branches(property).find((b) => b.description)?.description), ...constraintsOf(property)]
-      .filter(Boolean)
-      .join("; ");
-    rows.push([`<code>${escapeHtml(path)}</code>`, typeOf(property), required.has(name) ? "required" : "optional", details]);
+    const description = prose(property.description ?? branches(property).find((b) => b.description)?.description);
+    const text = details([note, description].filter(Boolean).join(": "), constraintsOf(property));
+    rows.push([`<code>${escapeHtml(path)}</code>`, typeOf(property), required.has(name) ? "required" : "optional", text]);
     rows.push(...nestedRows(property, path, depth + 1));
   }
   return rows;

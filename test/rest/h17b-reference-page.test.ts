@@ -1,6 +1,9 @@
 import { createHash, createHmac, timingSafeEqual } from "node:crypto";
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { mkdir, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { openBrowser } from "../console/browser.js";
 import { startHarness, type Harness } from "../support/harness.js";
 
 // The API reference at /v1/docs and the examples of /v1/openapi.json it is rendered from: every example the document
@@ -24,6 +27,8 @@ interface Document {
   webhooks: Record<string, Record<string, Operation>>;
   components: { examples: Record<string, { value: unknown }>; requestBodies: Record<string, { content: Record<string, Media> }> };
 }
+
+const ARTIFACTS = path.resolve(import.meta.dirname, "../../test-artifacts/reference");
 
 let h: Harness;
 let document: Document;
@@ -226,4 +231,40 @@ describe("GET /v1/docs", () => {
     expect(signatureValid(`t=${t - 301},v1=${sign("whsec_a", t - 301)}`, raw, "whsec_a")).toBe(false);
     expect(signatureValid(undefined, raw, "whsec_a")).toBe(false);
   });
+});
+
+describe("GET /v1/docs in a browser", () => {
+  it("applies its style under its own CSP, fits a 360 px window, and is reachable by keyboard", async () => {
+    const browser = await openBrowser();
+    try {
+      const { page } = browser;
+      await page.setViewportSize({ width: 360, height: 780 });
+      await page.goto(`${h.baseUrl}/v1/docs`);
+      // (Page scripts are strings: the tests compile without DOM types.) The policy let the inline style sheet apply:
+      // code blocks scroll instead of spilling out.
+      expect(await page.evaluate('getComputedStyle(document.querySelector("pre")).overflowX')).toBe("auto");
+      await page.evaluate('document.querySelectorAll("details").forEach((details) => { details.open = true; })');
+      expect(await page.evaluate("document.documentElement.scrollWidth")).toBeLessThanOrEqual(360);
+      await mkdir(ARTIFACTS, { recursive: true });
+      await writeFile(path.join(ARTIFACTS, "narrow.png"), await page.screenshot());
+
+      // The first Tab reaches the skip link; following it puts the focus in the reference.
+      await page.keyboard.press("Tab");
+      expect(await page.evaluate("document.activeElement?.className")).toBe("skip");
+      await page.keyboard.press("Enter");
+      expect(await page.evaluate("document.activeElement?.id")).toBe("main");
+
+      // A contents link brings its operation into view.
+      await page.setViewportSize({ width: 1400, height: 900 });
+      await page.locator('nav a[href="#createSpeech"]').click();
+      const top = await page.evaluate<number>('document.getElementById("createSpeech").getBoundingClientRect().top');
+      expect(top).toBeGreaterThanOrEqual(-1);
+      expect(top).toBeLessThan(900);
+      await writeFile(path.join(ARTIFACTS, "wide.png"), await page.screenshot());
+      // No CSP violation, failed load or script error was logged.
+      expect(browser.problems).toEqual([]);
+    } finally {
+      await browser.close();
+    }
+  }, 120_000);
 });
