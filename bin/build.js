@@ -13,7 +13,7 @@ const DIST = path.join(ROOT, "dist");
 const STAMP = path.join(DIST, ".build-stamp");
 const LOCK = path.join(DIST, ".build-lock");
 // The folders tsconfig.build.json compiles, and the files that change what it emits.
-const SOURCE_DIRS = ["core", "cli", "scripts", "mcp-server", "rest-server", "worker", "emulator", "bench", "console"];
+const SOURCE_DIRS = ["core", "cli", "scripts", "http-face", "mcp-server", "rest-server", "worker", "emulator", "bench", "console"];
 const SOURCE_EXTENSIONS = [".ts", ".tsx", ".css", ".html", ".svg"];
 const CONSOLE_SOURCE = path.join(ROOT, "console");
 const CONSOLE_DIST = path.join(DIST, "console");

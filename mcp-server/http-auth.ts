@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { errorBody, protectedResourceMetadataUrl, ServiceError, type Config } from "../core/index.js";
+import { protectedResourceMetadataUrl, ServiceError, type Config } from "../core/index.js";
 
 // RFC 6750 §3: error_description holds printable ASCII without quotes or backslashes; a message may hold more
 // (an ellipsis, a quoted credential), and Node refuses to send a header with such characters.
@@ -25,12 +25,4 @@ export function refuseRequest(config: Config, request: IncomingMessage, response
   const headers: Record<string, string> = { "content-type": "application/json", ...known.headers };
   if (known.httpStatus === 401) headers["www-authenticate"] = challenge(config, known, request.headers.authorization !== undefined);
   response.writeHead(known.httpStatus, headers).end(JSON.stringify({ error: known.toBody(requestId) }));
-}
-
-export function sendJson(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  response.writeHead(status, { "content-type": "application/json", ...headers }).end(JSON.stringify(body));
-}
-
-export function notFound(response: ServerResponse, path: string, requestId: string): void {
-  sendJson(response, 404, { error: errorBody("not_found", `No route ${path} here; the MCP endpoint is /mcp.`, { requestId }) });
 }

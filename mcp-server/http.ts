@@ -1,24 +1,20 @@
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { hostHeaderValidation, originValidation, toNodeHandler } from "@modelcontextprotocol/node";
 import { createMcpHandler, localhostAllowedHostnames, type AuthInfo } from "@modelcontextprotocol/server";
 import {
   authenticateBearer,
   checkReadiness,
-  closingIdleConnections,
   createAccessTokenVerifier,
   devJwks,
   enforceRateLimit,
   errorBody,
   mcpResourceUrl,
   protectedResourceMetadata,
-  PROBE_PATHS,
-  UNMATCHED_ROUTE,
   type Core,
   type Grant,
   type Logger,
 } from "../core/index.js";
-import { notFound, refuseRequest, sendJson } from "./http-auth.js";
-import { requestIdFrom } from "./request-id.js";
+import { createHttpFace } from "../http-face/face.js";
+import { refuseRequest } from "./http-auth.js";
 import { maxMessageBytes } from "./message-size.js";
 import { createMcpServer } from "./server.js";
 import { buildToolSet } from "./tools/tool-set.js";
@@ -46,8 +42,6 @@ const METADATA_PATHS = new Set([
   "/.well-known/oauth-protected-resource",
   ...[...MCP_PATHS.keys()].map((path) => `/.well-known/oauth-protected-resource${path}`),
 ]);
-// The paths this server answers, as metric labels; anything else is counted as unmatched.
-const ROUTES = new Set([...MCP_PATHS.keys(), "/healthz", "/readyz", "/metrics", "/.well-known/jwks.json", ...METADATA_PATHS]);
 // Discovery documents are public and read by browser-based clients too.
 const PUBLIC_CORS = { "access-control-allow-origin": "*" };
 
@@ -77,93 +71,65 @@ export async function startMcpHttpServer(core: Core): Promise<McpHttpServer> {
   const validHost = hostHeaderValidation(allowed);
   const validOrigin = originValidation(allowed);
 
-  let draining = false;
-
-  async function route(request: IncomingMessage, response: ServerResponse, path: string, requestId: string, log: Logger): Promise<void> {
-    response.setHeader("x-request-id", requestId);
-    if (draining) {
-      // Answered like a load balancer would: this replica is going away, another one will take the retry.
-      return sendJson(response, 503, { error: errorBody("internal_error", "This replica is shutting down; retry.", { requestId }) }, {
-        connection: "close",
-        "retry-after": "1",
-      });
-    }
-    if (request.method === "GET" && path === "/healthz") return sendJson(response, 200, { ok: true });
-    if (request.method === "GET" && path === "/readyz") {
-      const readiness = await checkReadiness(core, { workers: true });
-      return sendJson(response, readiness.ready ? 200 : 503, readiness);
-    }
-    if (request.method === "GET" && path === "/metrics") {
-      response.writeHead(200, { "content-type": core.metrics.registry.contentType }).end(await core.metrics.registry.metrics());
-      return;
-    }
-    if (request.method === "GET" && METADATA_PATHS.has(path)) return sendJson(response, 200, protectedResourceMetadata(config), PUBLIC_CORS);
-    if (request.method === "GET" && path === "/.well-known/jwks.json" && config.oauth.devSigningKey) {
-      return sendJson(response, 200, devJwks(config.oauth.devSigningKey), PUBLIC_CORS);
-    }
-    const pathStyle = MCP_PATHS.get(path);
-    if (pathStyle === undefined) return notFound(response, path, requestId);
-    if (!validHost(request, response) || !validOrigin(request, response)) return;
-    let grant: Grant;
-    try {
-      grant = await authenticateBearer(core, verifier, request.headers.authorization);
-      // REST's budgets: each HTTP request to /mcp counts once against the credential and its tenant.
-      const limits = await enforceRateLimit(core, { tenantId: grant.tenantId, credential: { kind: grant.credential, id: grant.subject } });
-      for (const [name, value] of Object.entries(limits)) response.setHeader(name, value);
-    } catch (error) {
-      return refuseRequest(config, request, response, error, requestId);
-    }
-    log.setBindings({ tenant_id: grant.tenantId });
-    const auth: AuthInfo = {
-      // Handlers act on the verified grant; the raw credential is not passed along.
-      token: "",
-      clientId: grant.subject,
-      scopes: [...grant.scopes],
-      ...(grant.expiresAt !== null ? { expiresAt: grant.expiresAt } : {}),
-      resource: new URL(mcpResourceUrl(config)),
-      extra: { grant, requestId, toolNames: pathStyle ?? config.mcp.toolNames } satisfies VerifiedRequest,
-    };
-    // toNodeHandler hands `req.auth` to the handler as its authInfo.
-    Object.assign(request, { auth });
-    await serveMcp(request, response);
+  const app = createHttpFace({ log: core.log, metrics: core.metrics, readiness: () => checkReadiness(core, { workers: true }) });
+  for (const path of METADATA_PATHS) app.get(path, async (_request, reply) => reply.headers(PUBLIC_CORS).send(protectedResourceMetadata(config)));
+  const devSigningKey = config.oauth.devSigningKey;
+  if (devSigningKey) app.get("/.well-known/jwks.json", async (_request, reply) => reply.headers(PUBLIC_CORS).send(devJwks(devSigningKey)));
+  app.setNotFoundHandler(async (request, reply) => {
+    const path = new URL(request.url, "http://localhost").pathname;
+    return reply.status(404).send({ error: errorBody("not_found", `No route ${path} here; the MCP endpoint is /mcp.`, { requestId: request.id }) });
+  });
+  for (const [path, pathStyle] of MCP_PATHS) {
+    // The SDK's handler reads the message itself: the reply is taken over before Fastify would parse a body.
+    app.all(path, {
+      onRequest: async (request, reply) => {
+        reply.hijack();
+        const response = reply.raw;
+        response.setHeader("x-request-id", request.id);
+        if (!validHost(request.raw, response) || !validOrigin(request.raw, response)) return;
+        let grant: Grant;
+        try {
+          grant = await authenticateBearer(core, verifier, request.headers.authorization);
+          // REST's budgets: each HTTP request to /mcp counts once against the credential and its tenant.
+          const limits = await enforceRateLimit(core, { tenantId: grant.tenantId, credential: { kind: grant.credential, id: grant.subject } });
+          for (const [name, value] of Object.entries(limits)) response.setHeader(name, value);
+        } catch (error) {
+          return refuseRequest(config, request.raw, response, error, request.id);
+        }
+        (request.log as Logger).setBindings({ tenant_id: grant.tenantId });
+        const auth: AuthInfo = {
+          // Handlers act on the verified grant; the raw credential is not passed along.
+          token: "",
+          clientId: grant.subject,
+          scopes: [...grant.scopes],
+          ...(grant.expiresAt !== null ? { expiresAt: grant.expiresAt } : {}),
+          resource: new URL(mcpResourceUrl(config)),
+          extra: { grant, requestId: request.id, toolNames: pathStyle ?? config.mcp.toolNames } satisfies VerifiedRequest,
+        };
+        // toNodeHandler hands `req.auth` to the handler as its authInfo.
+        Object.assign(request.raw, { auth });
+        await serveMcp(request.raw, response).catch((error: unknown) => {
+          request.log.error({ err: error }, "mcp request failed");
+          if (!response.headersSent) {
+            response.writeHead(500, { "content-type": "application/json" });
+            response.end(JSON.stringify({ error: errorBody("internal_error", "Something went wrong on our side; retry.", { requestId: request.id }) }));
+          } else response.end();
+        });
+      },
+      handler: async () => undefined,
+    });
   }
-
-  const server = createServer((request, response) => {
-    const started = process.hrtime.bigint();
-    const path = new URL(request.url ?? "/", "http://localhost").pathname;
-    const requestId = requestIdFrom(request.headers["x-request-id"]);
-    const log = core.log.child({ request_id: requestId });
-    response.once("close", () => {
-      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      core.metrics.observe(ROUTES.has(path) ? path : UNMATCHED_ROUTE, request.method ?? "GET", response.statusCode, seconds);
-      if (!PROBE_PATHS.has(path)) {
-        log.info(
-          { req: { method: request.method, url: request.url }, res: { statusCode: response.statusCode }, responseTime: seconds * 1000 },
-          "request completed",
-        );
-      }
-    });
-    route(request, response, path, requestId, log).catch((error: unknown) => {
-      log.error({ err: error }, "mcp request failed");
-      if (!response.headersSent) sendJson(response, 500, { error: errorBody("internal_error", "Something went wrong on our side; retry.") });
-      else response.end();
-    });
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(config.mcp.port, config.mcp.host, () => resolve());
-  });
+  await app.listen({ port: config.mcp.port, host: config.mcp.host });
   return {
     url: mcpResourceUrl(config),
     async drain() {
-      draining = true;
-      await closingIdleConnections(server, new Promise<void>((resolve) => server.close(() => resolve())));
+      await app.drain();
       await handler.close();
     },
     async close() {
       await handler.close();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      app.server.closeAllConnections();
+      await app.close();
     },
   };
 }

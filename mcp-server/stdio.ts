@@ -1,7 +1,7 @@
 import { serveStdio, StdioServerTransport } from "@modelcontextprotocol/server/stdio";
 import { authenticateBearer, createAccessTokenVerifier, type Core } from "../core/index.js";
 import { maxMessageBytes } from "./message-size.js";
-import { requestIdFrom } from "./request-id.js";
+import { newRequestId } from "../http-face/request-id.js";
 import { createMcpServer } from "./server.js";
 import { buildToolSet } from "./tools/tool-set.js";
 import type { ToolNameStyle } from "./tools/tool-names.js";
@@ -14,7 +14,7 @@ export async function serveMcpOverStdio(core: Core, credential: string, toolName
   const authorization = `Bearer ${credential}`;
   await authenticateBearer(core, verifier, authorization);
   const tools = buildToolSet(core.config);
-  const session = { grant: () => authenticateBearer(core, verifier, authorization), requestId: () => requestIdFrom(undefined), toolNames };
+  const session = { grant: () => authenticateBearer(core, verifier, authorization), requestId: newRequestId, toolNames };
   const ended = new Promise<void>((resolve) => {
     process.stdin.once("end", resolve);
     process.stdin.once("close", resolve);

@@ -1,4 +1,4 @@
-import { closingIdleConnections, createCore, createLogger, handleTermination, loadConfig, migrateDatabase } from "../core/index.js";
+import { createCore, createLogger, handleTermination, loadConfig, migrateDatabase } from "../core/index.js";
 import { buildRestApp } from "./app.js";
 
 // The REST server process: as many of these as load needs, all on one database.
@@ -12,7 +12,7 @@ await app.listen({ host: config.host, port: config.port });
 // SIGTERM: stop accepting connections, answer 503 on kept-alive ones, let in-flight requests finish within
 // SHUTDOWN_TIMEOUT_MS, then cut whatever is left.
 handleTermination(log, config.shutdownTimeoutMs, {
-  drain: () => closingIdleConnections(app.server, app.close()),
+  drain: () => app.drain(),
   abandon: async () => app.server.closeAllConnections(),
   release: () => core.close(),
 });

@@ -392,6 +392,32 @@ const SERVICE_OPERATIONS: Operation[] = [
     errors: [],
   },
   {
+    operationId: "getConsole",
+    method: "GET",
+    path: "/",
+    summary: "The web console: try every capability, see and play the results, manage credits, keys and voices with your API key",
+    area: null,
+    responses: {
+      200: { description: "The console's page", body: { mediaType: "text/html", text: "An HTML page." } },
+      304: { description: "Not modified (If-None-Match)" },
+      503: { description: "The console is not built (npm run build)", body: { mediaType: "text/plain", text: "What to run." } },
+    },
+    errors: [],
+  },
+  {
+    operationId: "getConsoleFile",
+    method: "GET",
+    path: "/console/{file}",
+    summary: "A file of the web console (its script or style sheet)",
+    area: null,
+    params: z.object({ file: z.string().describe("The file's name, as the console's page links it.") }),
+    responses: {
+      200: { description: "The file", body: { mediaType: "text/plain", text: "JavaScript, CSS or a source map." } },
+      304: { description: "Not modified (If-None-Match)" },
+    },
+    errors: ["not_found"],
+  },
+  {
     operationId: "getLiveness",
     method: "GET",
     path: "/healthz",

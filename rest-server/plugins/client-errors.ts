@@ -1,7 +1,7 @@
 import type { Socket } from "node:net";
 import type { FastifyServerOptions } from "fastify";
 import { errorBody } from "../../core/index.js";
-import { newRequestId } from "./request-id.js";
+import { newRequestId } from "../../http-face/request-id.js";
 
 // Node's HTTP parser refuses some requests before Fastify sees a request at all: headers over its 16 KB limit
 // (431), requests that are not HTTP it can read (a bad method, a malformed Content-Length: 400) and, when a request

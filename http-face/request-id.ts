@@ -1,5 +1,5 @@
 import type { IncomingMessage } from "node:http";
-import { identifierRandomBytes } from "../../core/index.js";
+import { identifierRandomBytes } from "../core/index.js";
 
 const CLIENT_ID = /^[A-Za-z0-9._:@/+=-]{1,128}$/;
 
