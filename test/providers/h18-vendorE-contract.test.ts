@@ -206,6 +206,27 @@ describe("the adapter's requests fit the reference", () => {
     expect(outcome).toMatchObject({ status: "done" });
   });
 
+  it("sends a region on the base as Imagen's mask image; a region on another input stays a box of ours", async () => {
+    const edit = (regions: object[]): ProviderRequest => ({
+      taskId: "task_contract",
+      capability: "image_edit",
+      model: "vendorE-image-2.5-sunburst",
+      input: { prompt: "paint it blue", model: "vendorE-image-2.5-sunburst", count: 1, canvas: { tier: "1K", aspect: "1:1" }, images: [artifact("base"), artifact("other")], edit_regions: regions },
+    });
+    const outcome = await submit(edit([{ image_index: 0, x: 0, y: 0, width: 0.5, height: 0.5 }]));
+    expect(outcome).toMatchObject({ status: "done" });
+    const sent = proxy.bodies[0] as { instances: { referenceImages: { referenceType: string; referenceImage?: { bytesBase64Encoded: string }; maskImageConfig?: object }[] }[]; parameters: { editMode: string } };
+    expect(requestSchema.safeParse(sent).success, JSON.stringify(sent).slice(0, 400)).toBe(true);
+    expect(sent.parameters.editMode).toBe("EDIT_MODE_INPAINT_INSERTION");
+    const mask = sent.instances[0]!.referenceImages.find((reference) => reference.referenceType === "REFERENCE_TYPE_MASK")!;
+    expect(mask.maskImageConfig).toEqual({ maskMode: "MASK_MODE_USER_PROVIDED", dilation: 0 });
+    expect(await probeMedia(Buffer.from(mask.referenceImage!.bytesBase64Encoded, "base64"))).toMatchObject({ width: 40, height: 80 });
+
+    proxy.bodies.length = 0;
+    await submit(edit([{ image_index: 1, x: 0, y: 0, width: 0.5, height: 0.5 }]));
+    expect(requestSchema.safeParse(proxy.bodies[0]).success).toBe(false);
+  });
+
   it("adds the catalog's palette only when asked: the one field of such a request the reference lacks", async () => {
     const palette = [
       { color: "#D81B60", weight: 0.5 },
