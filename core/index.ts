@@ -51,7 +51,7 @@ export { deliverCallback } from "./callbacks/deliver.js";
 export { redeliverCallback } from "./callbacks/redeliver.js";
 export { createSigningKey, getSigningKey, listSigningKeysPage, retireSigningKey } from "./callbacks/signing-keys.js";
 export { rotateSigningKey } from "./callbacks/rotate-signing-key.js";
-export { createLogger, type Logger } from "./observability/logger.js";
+export { createLogger, silentLogger, type Logger } from "./observability/logger.js";
 export { createHttpMetrics, PROBE_PATHS, UNMATCHED_ROUTE, type HttpMetrics } from "./observability/http-metrics.js";
 export { taskLogContext } from "./observability/task-events.js";
 export { checkReadiness, type CheckResult } from "./ops/readiness.js";

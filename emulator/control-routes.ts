@@ -1,10 +1,10 @@
 import type { FastifyInstance } from "fastify";
-import type { Registry } from "prom-client";
 import { faultRequestSchema } from "./faults.js";
 import type { EmulatorContext } from "./vendor-family.js";
 
-// The emulator's own endpoints: health, metrics, and the hooks tests use to script faults and count vendor calls.
-export function registerControlRoutes(app: FastifyInstance, context: EmulatorContext, familyNames: readonly string[], metrics: Registry): void {
+// The emulator's own endpoints, beside the probes of its HTTP face: the hooks tests use to script faults and count
+// vendor calls.
+export function registerControlRoutes(app: FastifyInstance, context: EmulatorContext, familyNames: readonly string[]): void {
   // Clients often send a JSON content type on bodiless DELETEs; an empty body is simply no body here.
   app.removeContentTypeParser("application/json");
   app.addContentTypeParser("application/json", { parseAs: "string" }, (_request, body, done) => {
@@ -16,11 +16,6 @@ export function registerControlRoutes(app: FastifyInstance, context: EmulatorCon
       done(Object.assign(new Error("body is not valid JSON"), { statusCode: 400 }), undefined);
     }
   });
-
-  app.get("/healthz", () => ({ ok: true }));
-  // Nothing to wait for once it listens: it has no database, and every family is served from memory.
-  app.get("/readyz", () => ({ ready: true, checks: {} }));
-  app.get("/metrics", async (_request, reply) => reply.type(metrics.contentType).send(await metrics.metrics()));
 
   app.post("/_emulator/faults", (request, reply) => {
     const parsed = faultRequestSchema.safeParse(request.body);

@@ -1,6 +1,6 @@
 import type { AddressInfo } from "node:net";
-import Fastify from "fastify";
-import { createHttpMetrics, UNMATCHED_ROUTE } from "../core/observability/http-metrics.js";
+import { createHttpMetrics, silentLogger } from "../core/index.js";
+import { createHttpFace } from "../http-face/face.js";
 import { registerControlRoutes } from "./control-routes.js";
 import { vendorAFamily } from "./families/vendor-a.js";
 import { vendorBFamily } from "./families/vendor-b.js";
@@ -43,11 +43,13 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     requests: new RequestLog(),
     latencyMs: options.latencyMs ?? 0,
   };
-  // Closing must not wait for requests held open by the hang fault.
-  const app = Fastify({ logger: false, forceCloseConnections: true });
-  const metrics = createHttpMetrics();
-  app.addHook("onResponse", async (request, reply) => {
-    metrics.observe(request.routeOptions.url ?? UNMATCHED_ROUTE, request.method, reply.statusCode, reply.elapsedTime / 1000);
+  // The same face as the service's processes. Nothing to wait for once it listens: it has no database, and every
+  // family is served from memory. Closing must not wait for requests held open by the hang fault.
+  const app = createHttpFace({
+    log: silentLogger(),
+    metrics: createHttpMetrics(),
+    readiness: async () => ({ ready: true, checks: {} }),
+    server: { forceCloseConnections: true },
   });
   if (options.apiKeys !== undefined) {
     const accepted = new Set(options.apiKeys);
@@ -58,7 +60,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       }
     });
   }
-  registerControlRoutes(app, context, VENDOR_FAMILIES.map((family) => family.name), metrics.registry);
+  registerControlRoutes(app, context, VENDOR_FAMILIES.map((family) => family.name));
   for (const family of VENDOR_FAMILIES) {
     await app.register(async (scope) => family.registerRoutes(scope, context), { prefix: `/${family.name}` });
   }
