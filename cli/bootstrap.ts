@@ -1,5 +1,4 @@
-import { admin, type Core } from "../core/index.js";
-import { parseCredits } from "../core/credits/money.js";
+import { admin, parseCredits, type Core } from "../core/index.js";
 
 export const DEV_TENANT_CREDITS = "1000";
 

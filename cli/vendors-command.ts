@@ -1,5 +1,4 @@
-import { loadConfig, providerEnvNames, VENDOR_FAMILIES, type VendorFamily } from "../core/config.js";
-import { checkVendor, describeCheck } from "../core/providers/vendor-checks.js";
+import { checkVendor, describeCheck, loadConfig, providerEnvNames, VENDOR_FAMILIES, type VendorFamily } from "../core/index.js";
 
 // `svc vendors check [FAMILY]`: one cheap real call to each configured vendor family (or the one named), saying
 // whether its base URL is reachable, its key accepted and, where the vendor lists its models, whether our model ids

@@ -1,5 +1,6 @@
 // The one door through which servers and the worker reach the core.
-export { loadConfig, ConfigError, type Config } from "./config.js";
+export { loadConfig, ConfigError, providerEnvNames, VENDOR_FAMILIES, type Config, type VendorFamily } from "./config.js";
+export { checkVendor, describeCheck } from "./providers/vendor-checks.js";
 export { createCore, type Core, type CoreOverrides } from "./runtime.js";
 export { migrateDatabase } from "./db/migrate.js";
 export { identifierRandomBytes } from "./ids.js";
