@@ -50,8 +50,8 @@ export {
 export { taskEnvelopeSchema } from "./contracts/envelope-schema.js";
 export { deliverCallback } from "./callbacks/deliver.js";
 export { redeliverCallback } from "./callbacks/redeliver.js";
-export { createSigningKey, getSigningKey, listSigningKeysPage, retireSigningKey } from "./callbacks/signing-keys.js";
-export { rotateSigningKey } from "./callbacks/rotate-signing-key.js";
+export { createSigningKey, getSigningKey, listSigningKeysPage, retireSigningKey } from "./signing-keys/keys.js";
+export { rotateSigningKey } from "./signing-keys/rotate.js";
 export { createLogger, silentLogger, type Logger } from "./observability/logger.js";
 export { createHttpMetrics, PROBE_PATHS, UNMATCHED_ROUTE, type HttpMetrics } from "./observability/http-metrics.js";
 export { taskLogContext } from "./observability/task-events.js";

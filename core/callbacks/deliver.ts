@@ -5,7 +5,7 @@ import { replaceCallbackState } from "./delivery-repository.js";
 import { enqueueDeliveryAttempt, parseDeliveryJob } from "./delivery-job.js";
 import { nextAttemptAt } from "./schedule.js";
 import { sendAttempt } from "./send-attempt.js";
-import { deliverySigning } from "./signing-secrets.js";
+import { deliverySigning } from "../signing-keys/secrets.js";
 import { callbackStateOf, IN_FLIGHT, type CallbackState } from "./state.js";
 
 // One run of the deliver_callback job: one attempt, its outcome recorded on the task, and on failure the next

@@ -5,7 +5,7 @@ import { envelopeContext } from "../tasks/read.js";
 import { findTaskForTenant } from "../tasks/repository.js";
 import { replaceCallbackState } from "./delivery-repository.js";
 import { enqueueDeliveryAttempt } from "./delivery-job.js";
-import { requireActiveSigningKey } from "./signing-keys.js";
+import { requireActiveSigningKey } from "../signing-keys/keys.js";
 import { callbackStateOf, SETTLED } from "./state.js";
 
 // POST /v1/tasks/{task_id}/callback/redeliver: one more attempt of the terminal task's event (same event_id, the

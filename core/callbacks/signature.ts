@@ -1,9 +1,4 @@
-import { createHmac, randomBytes } from "node:crypto";
-
-// A signing secret as handed to the tenant: the whole string, UTF-8, is the HMAC key.
-export function generateSigningSecret(): string {
-  return `whsec_${randomBytes(32).toString("base64url")}`;
-}
+import { createHmac } from "node:crypto";
 
 // SPEC.md: v1 = hex HMAC-SHA256 over "<unix_ts>.<raw body>", keyed with the signing secret.
 export function signatureV1(secret: string, unixSeconds: number, rawBody: string): string {

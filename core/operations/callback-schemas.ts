@@ -1,5 +1,5 @@
-import { rotateSigningKeyBody } from "../callbacks/rotate-signing-key.js";
-import { createSigningKeyBody } from "../callbacks/signing-keys.js";
+import { rotateSigningKeyBody } from "../signing-keys/rotate.js";
+import { createSigningKeyBody } from "../signing-keys/keys.js";
 import { callbackEventFieldsSchema, callbackSigningKeySchema } from "../callbacks/wire-schemas.js";
 import { describeFields } from "./described.js";
 import { listPageSchema } from "./pagination.js";

@@ -1,4 +1,4 @@
-import { callbackFieldFailures, checkCallbackSigningKey } from "../callbacks/admission.js";
+import { callbackFieldFailures, checkCallbackSigningKey } from "./callback-fields.js";
 import { findCapability } from "../capabilities/table.js";
 import type { Capability, Prepared } from "../capabilities/types.js";
 import { failure, invalidRequest, ServiceError, zodFailures, type FieldFailure } from "../errors/index.js";

@@ -1,4 +1,4 @@
-import { checkCallbackSigningKey } from "../callbacks/admission.js";
+import { checkCallbackSigningKey } from "./callback-fields.js";
 import { findCapability } from "../capabilities/table.js";
 import { readBalance } from "../credits/ledger.js";
 import { formatCredits } from "../credits/money.js";

@@ -86,6 +86,18 @@ describe("import graph", () => {
     expect(loops).toEqual([]);
   });
 
+  // Callbacks read tasks; a task's end reaches the callbacks only as a finish participant the runtime gives it
+  // (core/tasks/finish-batch.ts), and signing keys are a folder of their own that both use.
+  it("core/tasks imports nothing from core/callbacks, and core/signing-keys neither", () => {
+    for (const folder of ["core/tasks", "core/signing-keys"]) {
+      for (const file of sources(path.join(ROOT, folder))) {
+        for (const specifier of importsOf(file).filter((s) => s.startsWith("."))) {
+          expect(`${path.relative(ROOT, file)} → ${resolved(file, specifier)}`).not.toMatch(/→ core\/callbacks\//);
+        }
+      }
+    }
+  });
+
   it("only the provider registry imports the vendor folders", () => {
     for (const file of sources(path.join(ROOT, "core"))) {
       const relative = path.relative(ROOT, file);

@@ -1,6 +1,6 @@
 import type { Core } from "../runtime.js";
 import { decryptSecret } from "./secret-box.js";
-import { findSigningKey } from "./signing-key-repository.js";
+import { findSigningKey } from "./repository.js";
 
 export type DeliverySigning = { keyId: string; secrets: string[] } | { refused: string };
 

@@ -3,9 +3,8 @@ import type { Executor } from "../db/client.js";
 import { invalidRequest, ServiceError, zodFailures } from "../errors/index.js";
 import { decodeCursor, pageOf, pageQuerySchema, parseListQuery } from "../operations/pagination.js";
 import type { Core } from "../runtime.js";
-import { encryptSecret } from "./secret-box.js";
-import { generateSigningSecret } from "./signature.js";
-import { findSigningKey, insertSigningKey, listSigningKeys, markSigningKeyRetired, type SigningKeyRow } from "./signing-key-repository.js";
+import { encryptSecret, generateSigningSecret } from "./secret-box.js";
+import { findSigningKey, insertSigningKey, listSigningKeys, markSigningKeyRetired, type SigningKeyRow } from "./repository.js";
 
 // The signing-key API (SPEC.md names the keys, docs/decisions.md says how they are managed): create, list, read,
 // rotate (rotate-signing-key.ts) and retire. A secret is in a response only when it is created or rotated.

@@ -1,9 +1,8 @@
 import { z } from "zod";
 import type { Core } from "../runtime.js";
-import { encryptSecret } from "./secret-box.js";
-import { generateSigningSecret } from "./signature.js";
-import { replaceSigningSecret } from "./signing-key-repository.js";
-import { parseOptionalBody, requireActiveSigningKey, signingKeyInactive, signingKeyView } from "./signing-keys.js";
+import { encryptSecret, generateSigningSecret } from "./secret-box.js";
+import { replaceSigningSecret } from "./repository.js";
+import { parseOptionalBody, requireActiveSigningKey, signingKeyInactive, signingKeyView } from "./keys.js";
 
 // How long deliveries keep carrying a signature made with the replaced secret, so receivers can switch over
 // without refusing a single delivery: 24 hours unless the caller says otherwise (0 ends it at once), at most 7 days.

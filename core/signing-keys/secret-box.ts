@@ -22,3 +22,8 @@ export function decryptSecret(key: Buffer, sealed: string, keyId: string): strin
   decipher.setAuthTag(Buffer.from(tag, "base64url"));
   return Buffer.concat([decipher.update(Buffer.from(ciphertext, "base64url")), decipher.final()]).toString("utf8");
 }
+
+// A signing secret as handed to the tenant: the whole string, UTF-8, is the HMAC key.
+export function generateSigningSecret(): string {
+  return `whsec_${randomBytes(32).toString("base64url")}`;
+}

@@ -1,7 +1,7 @@
 import type { Executor } from "../db/client.js";
 import { failure, type FieldFailure } from "../errors/index.js";
 import { urlRefusal } from "../net/index.js";
-import { requireActiveSigningKey } from "./signing-keys.js";
+import { requireActiveSigningKey } from "../signing-keys/keys.js";
 
 interface CallbackFields {
   callback_url?: string | undefined;
