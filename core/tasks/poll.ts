@@ -7,20 +7,20 @@ import { findTask } from "./repository.js";
 import { stopVendorJob } from "./vendor-stop.js";
 
 // One run of the poll_task job: look at a vendor job once. Between polls the task is only a row and a scheduled
-// job, so thousands of long tasks in flight cost no worker slots. A requested cancel, or a passed deadline,
-// stops the vendor job (best effort) and ends the task with a full refund.
+// job, so thousands of long tasks in flight cost no worker slots. A requested cancel, or a passed deadline, ends
+// the task with a full refund and then stops the vendor job (best effort), once: two poll jobs of one task can run
+// together (a cancel brings one forward while another runs), and only the one whose ending took effect calls the
+// vendor.
 export async function pollTask(core: Core, taskId: string, signal: AbortSignal): Promise<void> {
   const task = await findTask(core.db, taskId);
   if (!task || task.status !== "running" || !task.providerRef) return;
   const adapter = core.providers.get(task.providerFamily as never);
   if (task.cancelRequestedAt && adapter?.supportsCancel) {
-    await stopVendorJob(core, task, signal);
-    await finishUnsuccessfully(core, taskId, "cancel", null);
+    if (await finishUnsuccessfully(core, taskId, "cancel", null)) await stopVendorJob(core, task, signal);
     return;
   }
   if (task.deadlineAt <= core.clock()) {
-    await stopVendorJob(core, task, signal);
-    await finishUnsuccessfully(core, taskId, "fail", DEADLINE_PASSED);
+    if (await finishUnsuccessfully(core, taskId, "fail", DEADLINE_PASSED)) await stopVendorJob(core, task, signal);
     return;
   }
   if (!adapter?.poll) {

@@ -9,8 +9,8 @@ import { stopVendorJob } from "./vendor-stop.js";
 const TASK_EVENTS_KEPT_MS = 24 * 60 * 60 * 1000;
 
 // Periodic safety net: any open task past its deadline ends failed with model_timeout and a full refund,
-// whatever happened to its jobs, and its job at the vendor is stopped as the poll that would have found it
-// overdue stops it; expired idempotency keys are dropped, and task events (core/tasks/task-event-stream.ts) a
+// whatever happened to its jobs, and then its job at the vendor is stopped, as the poll that would have found it
+// overdue stops it (by whichever of the two ended it); expired idempotency keys are dropped, and task events (core/tasks/task-event-stream.ts) a
 // day old: a stream resumed later starts from the task as it stands.
 export async function sweepOverdueTasks(core: Core, signal: AbortSignal = new AbortController().signal): Promise<number> {
   const now = core.clock();
@@ -18,9 +18,10 @@ export async function sweepOverdueTasks(core: Core, signal: AbortSignal = new Ab
     select * from tasks where status in ${[...OPEN_STATUSES]} and deadline_at <= ${now.toISOString()} limit 500`);
   let ended = 0;
   for (const task of overdue.map(taskRowOf)) {
-    if (task.status === "running") await stopVendorJob(core, task, signal);
     const row = await finishUnsuccessfully(core, task.id, "fail", DEADLINE_PASSED);
-    if (row) ended++;
+    if (!row) continue;
+    ended++;
+    await stopVendorJob(core, task, signal);
   }
   await core.db.execute(sql`delete from idempotency_keys where expires_at <= ${now.toISOString()}`);
   await core.db.execute(sql`delete from task_events where created_at <= ${new Date(now.getTime() - TASK_EVENTS_KEPT_MS).toISOString()}`);

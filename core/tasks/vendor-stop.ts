@@ -2,8 +2,9 @@ import type { Core } from "../runtime.js";
 import { inputForVendor, type ResolvedMediaMap } from "./media-inputs.js";
 import type { TaskRow } from "./repository.js";
 
-// Stops a task's job at its vendor, when the vendor has a cancel: best effort (a task ending on a cancel request
-// or a passed deadline ends whatever the vendor answers), so a failure here is not an error. Without it a vendor
+// Stops a task's job at its vendor, when the vendor has a cancel: best effort, after the task has ended on a cancel
+// request or a passed deadline (it ends whatever the vendor answers), so a failure here is not an error. A worker
+// that dies between the two leaves the vendor's job to run out on its own; the task and its refund are settled. Without it a vendor
 // would go on generating, and billing us for, media nobody will receive.
 export async function stopVendorJob(core: Core, task: TaskRow, signal: AbortSignal): Promise<void> {
   const adapter = core.providers.get(task.providerFamily as never);

@@ -5,6 +5,7 @@ import { sweepOverdueTasks } from "../../core/index.js";
 import { runFfmpeg } from "../../core/media/ffmpeg.js";
 import { probeMedia } from "../../core/media/probe.js";
 import { countRows, ledgerEntries, startHarness, waitForTask, type Harness } from "../support/harness.js";
+import { eventually } from "../support/wait.js";
 
 // text_to_image on every image model, through the real worker and the vendor emulator over HTTP: vendorE answers
 // synchronously with inline images, vendorF runs polled tasks with progress, vendorC runs polled jobs with a
@@ -338,6 +339,8 @@ describe("a vendor that never finishes: the task ends at its deadline", () => {
     expect(task.status).toBe("failed");
     expect(task.error).toMatchObject({ code: "model_timeout", retryable: true });
     await expectFullRefund(task);
+    // The vendor's job is stopped once, just after the task's end.
+    await eventually("the vendor's cancel", 10_000, async () => ((await cancellations(F3)) > cancelsBefore ? true : undefined));
     expect((await cancellations(F3)) - cancelsBefore).toBe(1);
   });
 
@@ -352,6 +355,7 @@ describe("a vendor that never finishes: the task ends at its deadline", () => {
     const task = await finished(taskId);
     expect(task.status).toBe("canceled");
     await expectFullRefund(task);
+    await eventually("the vendor's cancel", 10_000, async () => ((await cancellations(F3_PRO)) > cancelsBefore ? true : undefined));
     expect((await cancellations(F3_PRO)) - cancelsBefore).toBe(1);
   });
 
