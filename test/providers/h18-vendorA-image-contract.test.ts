@@ -1,45 +1,25 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { probeMedia } from "../../core/media/probe.js";
 import type { ProviderRequest } from "../../core/providers/types.js";
 import { generateImages } from "../../core/providers/vendorA/image.js";
-import { startEmulator, type RunningEmulator } from "../../emulator/server.js";
-import { endpointAt, loadReference, startProxy, type Recorder } from "./vendor-a-contract-support.js";
+import { emulatorBehindRecorder, emulatorCall, loadExchangeReference, vendorAEndpoint as endpointAt } from "./contract-support.js";
 
 // vendorA image generation against the copy of its reference kept in the repo
 // (docs/providers/reference/vendorA-image-generation.json): the adapter's requests and the emulator's answers
 // must fit it.
 
-const reference = loadReference("vendorA-image-generation");
+const reference = loadExchangeReference("vendorA-image-generation.json");
 
-let emulator: RunningEmulator;
-let proxy: Recorder;
-
-beforeAll(async () => {
-  emulator = await startEmulator({ port: 0 });
-  proxy = await startProxy(emulator.url);
-});
-
-afterAll(async () => {
-  await proxy.close();
-  await emulator.close();
-});
-
-beforeEach(() => {
-  proxy.bodies.length = 0;
-});
+const { emulator, proxy } = emulatorBehindRecorder(["authorization"]);
 
 function imageRequest(input: Record<string, unknown>): ProviderRequest {
   return { taskId: "task_contract", capability: "text_to_image", model: "image-01-live", input: { prompt: "a red kite", canvas: { tier: "2K", aspect: "16:9" }, count: 2, ...input } };
 }
 
 async function emulatorImages(body: unknown): Promise<Record<string, unknown> & { base_resp: { status_code: number } }> {
-  const response = await fetch(`${emulator.url}/vendorA/v1/image_generation`, {
-    method: "POST",
-    headers: { "content-type": "application/json", authorization: "Bearer contract-key" },
-    body: JSON.stringify(body),
-  });
-  expect(response.status).toBe(200);
-  return (await response.json()) as Record<string, unknown> & { base_resp: { status_code: number } };
+  const { status, json } = await emulatorCall<Record<string, unknown> & { base_resp: { status_code: number } }>(emulator.url, "POST", "/vendorA/v1/image_generation", body, { authorization: "Bearer contract-key" });
+  expect(status).toBe(200);
+  return json;
 }
 
 describe("the adapter's requests fit the reference, and the emulator's answers too", () => {

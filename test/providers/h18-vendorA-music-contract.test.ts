@@ -1,45 +1,25 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { probeMedia } from "../../core/media/probe.js";
 import type { ProviderRequest } from "../../core/providers/types.js";
 import { generateVendorAMusic } from "../../core/providers/vendorA/music.js";
-import { startEmulator, type RunningEmulator } from "../../emulator/server.js";
-import { endpointAt, loadReference, startProxy, type Recorder } from "./vendor-a-contract-support.js";
+import { emulatorBehindRecorder, emulatorCall, loadExchangeReference, vendorAEndpoint as endpointAt } from "./contract-support.js";
 
 // vendorA music against the copy of its reference kept in the repo (docs/providers/reference/vendorA-music-generation.json):
 // the adapter's text-to-music requests and the emulator's answers must fit it, and its request example must go
 // through the emulator.
 
-const reference = loadReference("vendorA-music-generation");
+const reference = loadExchangeReference("vendorA-music-generation.json");
 
-let emulator: RunningEmulator;
-let proxy: Recorder;
-
-beforeAll(async () => {
-  emulator = await startEmulator({ port: 0 });
-  proxy = await startProxy(emulator.url);
-});
-
-afterAll(async () => {
-  await proxy.close();
-  await emulator.close();
-});
-
-beforeEach(() => {
-  proxy.bodies.length = 0;
-});
+const { emulator, proxy } = emulatorBehindRecorder(["authorization"]);
 
 function musicRequest(input: Record<string, unknown>): ProviderRequest {
   return { taskId: "task_contract", capability: "text_to_music", model: "vendorA-music-3.0", input: { prompt: "upbeat synth pop", instrumental: false, ...input } };
 }
 
 async function emulatorMusic(body: unknown): Promise<{ data?: { audio?: string; status?: number }; base_resp: { status_code: number } }> {
-  const response = await fetch(`${emulator.url}/vendorA/v1/music_generation`, {
-    method: "POST",
-    headers: { "content-type": "application/json", authorization: "Bearer contract-key" },
-    body: JSON.stringify(body),
-  });
-  expect(response.status).toBe(200);
-  return (await response.json()) as { data?: { audio?: string; status?: number }; base_resp: { status_code: number } };
+  const { status, json } = await emulatorCall<{ data?: { audio?: string; status?: number }; base_resp: { status_code: number } }>(emulator.url, "POST", "/vendorA/v1/music_generation", body, { authorization: "Bearer contract-key" });
+  expect(status).toBe(200);
+  return json;
 }
 
 describe("the reference copy", () => {

@@ -1,17 +1,12 @@
-import { readFileSync } from "node:fs";
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
-import path from "node:path";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { z } from "zod";
+import { describe, expect, it } from "vitest";
 import { DEFAULT_VENDOR_IDS, mergeVendorIds, vendorIdProblems } from "../../core/catalog/vendor-ids.js";
 import { PRESET_VOICES } from "../../core/catalog/voices.js";
-import { loadConfig, type ProviderEndpoint } from "../../core/config.js";
+import { loadConfig } from "../../core/config.js";
 import { probeMedia } from "../../core/media/probe.js";
 import { ProviderFailure, type ProviderRequest } from "../../core/providers/types.js";
 import { synthesizeSpeech } from "../../core/providers/vendorA/speech.js";
 import { speechParts, VENDOR_MAX_CALL_CHARACTERS } from "../../core/providers/vendorA/speech-assembly.js";
-import { startEmulator, type RunningEmulator } from "../../emulator/server.js";
+import { emulatorBehindRecorder, emulatorCall, loadReference, schemaOf, startRecorder, vendorAEndpoint as endpointAt } from "./contract-support.js";
 
 // vendorA's T2A v2 against the copy of its reference kept in the repo (docs/providers/reference/vendorA-t2a-v2.json):
 // the adapter's requests and the emulator's answers must fit its schemas, and its own examples must go through
@@ -23,11 +18,9 @@ interface Reference {
   examples: { request: Record<string, unknown>; response: Record<string, unknown> };
 }
 
-const reference = JSON.parse(
-  readFileSync(path.resolve(import.meta.dirname, "../../docs/providers/reference/vendorA-t2a-v2.json"), "utf8"),
-) as Reference;
-const requestSchema = z.fromJSONSchema(reference.request as z.core.JSONSchema.JSONSchema);
-const responseSchema = z.fromJSONSchema(reference.response as z.core.JSONSchema.JSONSchema);
+const reference = loadReference<Reference>("vendorA-t2a-v2.json");
+const requestSchema = schemaOf(reference.request);
+const responseSchema = schemaOf(reference.response);
 
 interface T2aAnswer {
   data?: { audio?: string; status?: number };
@@ -35,59 +28,7 @@ interface T2aAnswer {
   base_resp: { status_code: number; status_msg: string };
 }
 
-// A real HTTP hop in front of the vendor (the emulator, or a fixed answer) that keeps each request body it passes.
-interface Recorder {
-  url: string;
-  bodies: unknown[];
-  close(): Promise<void>;
-}
-
-async function readBody(request: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of request) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString("utf8");
-}
-
-async function startRecorder(answer: (body: string, request: IncomingMessage, reply: ServerResponse) => Promise<void>): Promise<Recorder> {
-  const bodies: unknown[] = [];
-  const server: Server = createServer((request, reply) => {
-    void readBody(request).then(async (body) => {
-      bodies.push(JSON.parse(body) as unknown);
-      await answer(body, request, reply);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}`, bodies, close: () => new Promise((resolve) => server.close(() => resolve())) };
-}
-
-let emulator: RunningEmulator;
-let proxy: Recorder;
-
-beforeAll(async () => {
-  emulator = await startEmulator({ port: 0 });
-  proxy = await startRecorder(async (body, request, reply) => {
-    const answered = await fetch(`${emulator.url}${request.url ?? ""}`, {
-      method: "POST",
-      headers: { "content-type": "application/json", authorization: request.headers.authorization ?? "" },
-      body,
-    });
-    reply.writeHead(answered.status, { "content-type": "application/json" }).end(await answered.text());
-  });
-});
-
-afterAll(async () => {
-  await proxy.close();
-  await emulator.close();
-});
-
-beforeEach(() => {
-  proxy.bodies.length = 0;
-});
-
-function endpointAt(baseUrl: string): ProviderEndpoint {
-  return { baseUrl, apiKey: "contract-key", ids: DEFAULT_VENDOR_IDS.vendorA };
-}
+const { emulator, proxy } = emulatorBehindRecorder(["authorization"]);
 
 function speechRequest(input: Record<string, unknown>, model = "vendorA-speech-2.8-hd"): ProviderRequest {
   return {
@@ -99,13 +40,9 @@ function speechRequest(input: Record<string, unknown>, model = "vendorA-speech-2
 }
 
 async function emulatorT2a(body: unknown): Promise<T2aAnswer> {
-  const response = await fetch(`${emulator.url}/vendorA/v1/t2a_v2`, {
-    method: "POST",
-    headers: { "content-type": "application/json", authorization: "Bearer contract-key" },
-    body: JSON.stringify(body),
-  });
-  expect(response.status).toBe(200);
-  return (await response.json()) as T2aAnswer;
+  const { status, json } = await emulatorCall<T2aAnswer>(emulator.url, "POST", "/vendorA/v1/t2a_v2", body, { authorization: "Bearer contract-key" });
+  expect(status).toBe(200);
+  return json;
 }
 
 describe("the reference copy", () => {
@@ -250,7 +187,7 @@ describe("what the vendor does not make, made on our side from its WAV", () => {
 describe("the reference's response example replayed through the adapter", () => {
   it("takes the example with its audio as a URL, as output_format url answers it", async () => {
     const audioUrl = "https://files.vendor.example/audio/abc.mp3";
-    const vendor = await startRecorder(async (_body, _request, reply) => {
+    const vendor = await startRecorder(async (_call, _request, reply) => {
       const example = reference.examples.response as { data: Record<string, unknown> };
       reply.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ ...example, data: { ...example.data, audio: audioUrl } }));
     });
@@ -263,7 +200,7 @@ describe("the reference's response example replayed through the adapter", () => 
   });
 
   it("refuses the example verbatim (hex audio although a URL was asked for) as model_request_failed", async () => {
-    const vendor = await startRecorder(async (_body, _request, reply) => {
+    const vendor = await startRecorder(async (_call, _request, reply) => {
       reply.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(reference.examples.response));
     });
     try {

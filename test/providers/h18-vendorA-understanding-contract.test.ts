@@ -1,37 +1,27 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ProviderFailure, type ProviderRequest } from "../../core/providers/types.js";
 import { answerAboutImages } from "../../core/providers/vendorA/image-understanding.js";
 import { answerAboutVideo } from "../../core/providers/vendorA/video-understanding.js";
-import { startEmulator, type RunningEmulator } from "../../emulator/server.js";
-import { endpointAt, loadReference, serveMedia, startProxy, startRecorder, type Recorder } from "./vendor-a-contract-support.js";
+import { emulatorBehindRecorder, emulatorCall, loadExchangeReference, serveMedia, startRecorder, vendorAEndpoint as endpointAt } from "./contract-support.js";
 import { COLOURS, colourSequenceMp4, halvesPng } from "./video-media.js";
 
 // vendorA-M3 reading images and videos through the vendor's OpenAI-compatible chat completions, against the copy
 // of its reference kept in the repo (docs/providers/reference/vendorA-chat-completions.json): the adapters'
 // requests and the emulator's answers must fit it, and its own request example must go through the emulator.
 
-const reference = loadReference("vendorA-chat-completions");
+const reference = loadExchangeReference("vendorA-chat-completions.json");
 
-let emulator: RunningEmulator;
-let proxy: Recorder;
+const { emulator, proxy } = emulatorBehindRecorder(["authorization"]);
 let image: { url: string; close(): Promise<void> };
 let video: { url: string; close(): Promise<void> };
 
 beforeAll(async () => {
-  emulator = await startEmulator({ port: 0 });
-  proxy = await startProxy(emulator.url);
   image = await serveMedia(await halvesPng(64, 32, COLOURS.red!, COLOURS.blue!), "image/png");
   video = await serveMedia(await colourSequenceMp4([COLOURS.green!, COLOURS.yellow!], { width: 64, height: 36 }, null), "video/mp4");
 }, 120_000);
 
 afterAll(async () => {
-  await Promise.all([proxy.close(), image.close(), video.close()]);
-  await emulator.close();
-});
-
-beforeEach(() => {
-  proxy.bodies.length = 0;
-  proxy.paths.length = 0;
+  await Promise.all([image.close(), video.close()]);
 });
 
 function imageRequest(count: number, extra: Record<string, unknown> = {}): ProviderRequest {
@@ -45,13 +35,9 @@ function videoRequest(): ProviderRequest {
 }
 
 async function emulatorChat(body: unknown): Promise<Record<string, unknown>> {
-  const response = await fetch(`${emulator.url}/vendorA/v1/chat/completions`, {
-    method: "POST",
-    headers: { "content-type": "application/json", authorization: "Bearer contract-key" },
-    body: JSON.stringify(body),
-  });
-  expect(response.status).toBe(200);
-  return (await response.json()) as Record<string, unknown>;
+  const { status, json } = await emulatorCall<Record<string, unknown>>(emulator.url, "POST", "/vendorA/v1/chat/completions", body, { authorization: "Bearer contract-key" });
+  expect(status).toBe(200);
+  return json;
 }
 
 describe("the reference copy", () => {
@@ -102,7 +88,7 @@ describe("the adapters' requests fit the reference", () => {
 
 describe("answers in the reference's OpenAI form, replayed through the adapter", () => {
   async function replay(answer: Record<string, unknown>) {
-    const vendor = await startRecorder(async (_body, _request, reply) => {
+    const vendor = await startRecorder(async (_call, _request, reply) => {
       reply.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(answer));
     });
     try {

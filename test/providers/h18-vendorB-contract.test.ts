@@ -1,10 +1,5 @@
-import { readFileSync } from "node:fs";
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
-import path from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { z } from "zod";
+import { describe, expect, it } from "vitest";
 import { DEFAULT_VENDOR_IDS, vendorIdProblems, mergeVendorIds } from "../../core/catalog/vendor-ids.js";
 import { VIDEO_MODELS } from "../../core/catalog/video-models.js";
 import type { ProviderEndpoint } from "../../core/config.js";
@@ -12,7 +7,7 @@ import { ProviderFailure, type ProviderRequest } from "../../core/providers/type
 import type { ResolvedMediaInput } from "../../core/providers/video-job.js";
 import { enhanceVendorBPrompt } from "../../core/providers/vendorB/enhancer.js";
 import { cancelVendorBVideo, pollVendorBVideo, submitVendorBVideo } from "../../core/providers/vendorB/video.js";
-import { startEmulator, type RunningEmulator } from "../../emulator/server.js";
+import { answerByMethod, emulatorBehindRecorder, emulatorCall as callEmulator, loadReference, schemaOf as schema, startRecorder } from "./contract-support.js";
 
 // vendorB's content generation tasks and its enhancer's chat completion against the copy of BytePlus ModelArk's
 // reference kept in the repo (docs/providers/reference/vendorB-video-generation.json): the adapter's requests and
@@ -31,10 +26,7 @@ interface Reference {
   examples: { createRequest: Json; createResponse: Json; task: Json; failedTask: Json };
 }
 
-const reference = JSON.parse(
-  readFileSync(path.resolve(import.meta.dirname, "../../docs/providers/reference/vendorB-video-generation.json"), "utf8"),
-) as Reference;
-const schema = (part: object) => z.fromJSONSchema(part as z.core.JSONSchema.JSONSchema);
+const reference = loadReference<Reference>("vendorB-video-generation.json");
 const createRequestSchema = schema(reference.createRequest);
 const createResponseSchema = schema(reference.createResponse);
 const taskSchema = schema(reference.task);
@@ -42,62 +34,11 @@ const errorSchema = schema(reference.errorResponse);
 const chatRequestSchema = schema(reference.chatRequest);
 const chatResponseSchema = schema(reference.chatResponse);
 
-// A real HTTP hop in front of the vendor (the emulator, or fixed answers) that keeps each request it passes.
-interface Recorder {
-  url: string;
-  requests: { method: string; path: string; body: unknown }[];
-  close(): Promise<void>;
-}
-
-async function readBody(request: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of request) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString("utf8");
-}
-
-async function startRecorder(answer: (body: string, request: IncomingMessage, reply: ServerResponse) => Promise<void>): Promise<Recorder> {
-  const requests: Recorder["requests"] = [];
-  const server: Server = createServer((request, reply) => {
-    void readBody(request).then(async (body) => {
-      requests.push({ method: request.method ?? "", path: request.url ?? "", body: body === "" ? undefined : (JSON.parse(body) as unknown) });
-      await answer(body, request, reply);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}`, requests, close: () => new Promise((resolve) => server.close(() => resolve())) };
-}
-
 function fixedAnswers(answers: Record<string, Json>) {
-  return startRecorder(async (_body, request, reply) => {
-    const answer = answers[request.method ?? ""] ?? {};
-    reply.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(answer));
-  });
+  return startRecorder(answerByMethod(answers));
 }
 
-let emulator: RunningEmulator;
-let proxy: Recorder;
-
-beforeAll(async () => {
-  emulator = await startEmulator({ port: 0 });
-  proxy = await startRecorder(async (body, request, reply) => {
-    const answered = await fetch(`${emulator.url}${request.url ?? ""}`, {
-      method: request.method ?? "GET",
-      headers: { "content-type": "application/json", authorization: request.headers.authorization ?? "" },
-      body: body === "" ? undefined : body,
-    });
-    reply.writeHead(answered.status, { "content-type": "application/json" }).end(await answered.text());
-  });
-});
-
-afterAll(async () => {
-  await proxy.close();
-  await emulator.close();
-});
-
-beforeEach(() => {
-  proxy.requests.length = 0;
-});
+const { emulator, proxy } = emulatorBehindRecorder(["authorization"]);
 
 function endpointAt(baseUrl: string): ProviderEndpoint {
   return { baseUrl, apiKey: "contract-key", ids: DEFAULT_VENDOR_IDS.vendorB };
@@ -106,12 +47,7 @@ function endpointAt(baseUrl: string): ProviderEndpoint {
 const TASKS = "/vendorB/api/v3/contents/generations/tasks";
 
 async function emulatorCall(method: string, pathname: string, body?: unknown): Promise<{ status: number; json: Json }> {
-  const response = await fetch(`${emulator.url}${pathname}`, {
-    method,
-    headers: { authorization: "Bearer contract-key", ...(body === undefined ? {} : { "content-type": "application/json" }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: response.status, json: (await response.json()) as Json };
+  return callEmulator<Json>(emulator.url, method, pathname, body, { authorization: "Bearer contract-key" });
 }
 
 // The reference's request example without its media (the emulator cannot reach the vendor's sample files),

@@ -1,16 +1,11 @@
-import { readFileSync } from "node:fs";
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
-import path from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { z } from "zod";
+import { describe, expect, it } from "vitest";
 import { DEFAULT_VENDOR_IDS, mergeVendorIds, vendorIdProblems } from "../../core/catalog/vendor-ids.js";
 import type { ProviderEndpoint } from "../../core/config.js";
 import { ProviderFailure, type ProviderRequest } from "../../core/providers/types.js";
 import type { ResolvedMediaInput } from "../../core/providers/video-job.js";
 import { pollVendorCVideo, submitVendorCVideo } from "../../core/providers/vendorC/video.js";
-import { startEmulator, type RunningEmulator } from "../../emulator/server.js";
+import { answerByMethod, emulatorBehindRecorder, emulatorCall as callEmulator, loadReference, schemaOf as schema, startRecorder } from "./contract-support.js";
 
 // vendorC's Wan 2.7 video synthesis against the copy of Model Studio's reference kept in the repo
 // (docs/providers/reference/vendorC-video-synthesis.json): the adapter's requests and the emulator's answers must
@@ -27,73 +22,17 @@ interface Reference {
   examples: { createRequest: Json & { input: Json; parameters: Json }; createResponse: Json & { output: Json }; task: Json & { output: Json }; failedTask: Json & { output: Json } };
 }
 
-const reference = JSON.parse(
-  readFileSync(path.resolve(import.meta.dirname, "../../docs/providers/reference/vendorC-video-synthesis.json"), "utf8"),
-) as Reference;
-const schema = (part: object) => z.fromJSONSchema(part as z.core.JSONSchema.JSONSchema);
+const reference = loadReference<Reference>("vendorC-video-synthesis.json");
 const createRequestSchema = schema(reference.createRequest);
 const createResponseSchema = schema(reference.createResponse);
 const taskSchema = schema(reference.task);
 const errorSchema = schema(reference.errorResponse);
 
-interface Recorder {
-  url: string;
-  requests: { method: string; path: string; headers: IncomingMessage["headers"]; body: unknown }[];
-  close(): Promise<void>;
-}
-
-async function readBody(request: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of request) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString("utf8");
-}
-
-async function startRecorder(answer: (body: string, request: IncomingMessage, reply: ServerResponse) => Promise<void>): Promise<Recorder> {
-  const requests: Recorder["requests"] = [];
-  const server: Server = createServer((request, reply) => {
-    void readBody(request).then(async (body) => {
-      requests.push({ method: request.method ?? "", path: request.url ?? "", headers: request.headers, body: body === "" ? undefined : (JSON.parse(body) as unknown) });
-      await answer(body, request, reply);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}`, requests, close: () => new Promise((resolve) => server.close(() => resolve())) };
-}
-
 function fixedAnswers(answers: Record<string, Json>) {
-  return startRecorder(async (_body, request, reply) => {
-    reply.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(answers[request.method ?? ""] ?? {}));
-  });
+  return startRecorder(answerByMethod(answers));
 }
 
-let emulator: RunningEmulator;
-let proxy: Recorder;
-
-beforeAll(async () => {
-  emulator = await startEmulator({ port: 0 });
-  proxy = await startRecorder(async (body, request, reply) => {
-    const answered = await fetch(`${emulator.url}${request.url ?? ""}`, {
-      method: request.method ?? "GET",
-      headers: {
-        "content-type": "application/json",
-        authorization: request.headers.authorization ?? "",
-        "x-dashscope-async": String(request.headers["x-dashscope-async"] ?? ""),
-      },
-      body: body === "" ? undefined : body,
-    });
-    reply.writeHead(answered.status, { "content-type": "application/json" }).end(await answered.text());
-  });
-});
-
-afterAll(async () => {
-  await proxy.close();
-  await emulator.close();
-});
-
-beforeEach(() => {
-  proxy.requests.length = 0;
-});
+const { emulator, proxy } = emulatorBehindRecorder(["authorization", "x-dashscope-async"]);
 
 function endpointAt(baseUrl: string): ProviderEndpoint {
   return { baseUrl, apiKey: "contract-key", ids: DEFAULT_VENDOR_IDS.vendorC };
@@ -102,12 +41,7 @@ function endpointAt(baseUrl: string): ProviderEndpoint {
 const SYNTHESIS = "/vendorC/api/v1/services/aigc/video-generation/video-synthesis";
 
 async function emulatorCall(method: string, pathname: string, body?: unknown): Promise<{ status: number; json: Json }> {
-  const response = await fetch(`${emulator.url}${pathname}`, {
-    method,
-    headers: { authorization: "Bearer contract-key", "x-dashscope-async": "enable", ...(body === undefined ? {} : { "content-type": "application/json" }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: response.status, json: (await response.json()) as Json };
+  return callEmulator<Json>(emulator.url, method, pathname, body, { authorization: "Bearer contract-key", "x-dashscope-async": "enable" });
 }
 
 // The reference's request example as text to video (the emulator cannot reach the vendor's sample files), at a

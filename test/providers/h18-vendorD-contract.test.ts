@@ -1,9 +1,4 @@
-import { readFileSync } from "node:fs";
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
-import path from "node:path";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { z } from "zod";
+import { describe, expect, it } from "vitest";
 import { DEFAULT_VENDOR_IDS, mergeVendorIds, vendorIdProblems } from "../../core/catalog/vendor-ids.js";
 import { VIDEO_MODELS } from "../../core/catalog/video-models.js";
 import type { ProviderEndpoint } from "../../core/config.js";
@@ -11,7 +6,7 @@ import { probeMedia } from "../../core/media/probe.js";
 import { ProviderFailure, type ProviderOutcome, type ProviderRequest } from "../../core/providers/types.js";
 import { vendorDAdapter } from "../../core/providers/vendorD/adapter.js";
 import type { ResolvedMediaInput } from "../../core/providers/video-job.js";
-import { startEmulator, type RunningEmulator } from "../../emulator/server.js";
+import { emulatorBehindRecorder, emulatorCall as callEmulator, loadReference, schemaOf as schema, startRecorder } from "./contract-support.js";
 import { COLOURS, halvesPng } from "./video-media.js";
 
 // vendorD against the copy of the Gemini API's Veo reference kept in the repo
@@ -27,10 +22,7 @@ interface Reference {
   examples: Record<"textRequest" | "imageRequest" | "submitted" | "running" | "done" | "filtered" | "failed" | "refusal", Record<string, unknown>>;
 }
 
-const reference = JSON.parse(
-  readFileSync(path.resolve(import.meta.dirname, "../../docs/providers/reference/vendorD-veo-predict-long-running.json"), "utf8"),
-) as Reference;
-const schema = (part: object) => z.fromJSONSchema(part as z.core.JSONSchema.JSONSchema);
+const reference = loadReference<Reference>("vendorD-veo-predict-long-running.json");
 const requestSchema = schema(reference.request);
 const operationSchema = schema(reference.operation);
 const errorSchema = schema(reference.error);
@@ -38,59 +30,13 @@ const errorSchema = schema(reference.error);
 const KEY = "contract-key";
 const VEO = "veo-3.1-generate-preview";
 
-// A real HTTP hop in front of the vendor (the emulator, or fixed answers) that keeps each JSON body posted through
-// it, and serves the test's pictures at /pictures/… as the service's signed URLs would.
-interface Recorder {
-  url: string;
-  bodies: unknown[];
-  close(): Promise<void>;
-}
-
-async function readBody(request: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of request) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString("utf8");
-}
-
 let picture: Buffer;
 
-async function startRecorder(answer: (body: string, request: IncomingMessage, reply: ServerResponse) => Promise<void>): Promise<Recorder> {
-  const bodies: unknown[] = [];
-  const server: Server = createServer((request, reply) => {
-    void readBody(request).then(async (body) => {
-      if (request.url?.startsWith("/pictures/")) return void reply.writeHead(200, { "content-type": "image/png" }).end(picture);
-      if (request.method === "POST") bodies.push(JSON.parse(body) as unknown);
-      await answer(body, request, reply);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}`, bodies, close: () => new Promise((resolve) => server.close(() => resolve())) };
-}
-
-let emulator: RunningEmulator;
-let proxy: Recorder;
-
-beforeAll(async () => {
+// A real HTTP hop in front of the vendor that also serves the test's pictures at /pictures/… as the service's signed
+// URLs would.
+const { emulator, proxy } = emulatorBehindRecorder(["x-goog-api-key"], async () => {
   picture = await halvesPng(64, 48, COLOURS.red!, COLOURS.blue!);
-  emulator = await startEmulator({ port: 0 });
-  proxy = await startRecorder(async (body, request, reply) => {
-    const answered = await fetch(`${emulator.url}${request.url ?? ""}`, {
-      method: request.method ?? "GET",
-      headers: { "content-type": "application/json", "x-goog-api-key": String(request.headers["x-goog-api-key"] ?? "") },
-      ...(request.method === "POST" ? { body } : {}),
-    });
-    reply.writeHead(answered.status, { "content-type": "application/json" }).end(await answered.text());
-  });
-});
-
-afterAll(async () => {
-  await proxy.close();
-  await emulator.close();
-});
-
-beforeEach(() => {
-  proxy.bodies.length = 0;
+  return { picture };
 });
 
 function endpointAt(baseUrl: string): ProviderEndpoint {
@@ -102,12 +48,8 @@ function pictureInput(url: string): ResolvedMediaInput {
 }
 
 async function emulatorCall(method: "GET" | "POST", target: string, body?: unknown, key: string | null = KEY) {
-  const response = await fetch(`${emulator.url}/vendorD/v1beta/${target}`, {
-    method,
-    headers: { "content-type": "application/json", ...(key === null ? {} : { "x-goog-api-key": key }) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+  const { status, json } = await callEmulator(emulator.url, method, `/vendorD/v1beta/${target}`, body, key === null ? {} : { "x-goog-api-key": key });
+  return { status, body: json };
 }
 
 // Reads the operation until it is done, checking every answer against the reference.
@@ -224,7 +166,7 @@ describe("the adapter's requests fit the reference", () => {
 
 describe("the reference's answers replayed through the adapter", () => {
   async function polled(answer: Record<string, unknown>): Promise<ProviderOutcome | ProviderFailure> {
-    const vendor = await startRecorder(async (_body, _request, reply) => {
+    const vendor = await startRecorder(async (_call, _request, reply) => {
       reply.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(answer));
     });
     try {
@@ -257,7 +199,7 @@ describe("the reference's answers replayed through the adapter", () => {
   });
 
   it("does not retry the refusal example", async () => {
-    const vendor = await startRecorder(async (_body, _request, reply) => {
+    const vendor = await startRecorder(async (_call, _request, reply) => {
       reply.writeHead(400, { "content-type": "application/json" }).end(JSON.stringify(reference.examples.refusal));
     });
     try {

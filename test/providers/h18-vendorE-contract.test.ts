@@ -1,15 +1,10 @@
-import { readFileSync } from "node:fs";
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
-import path from "node:path";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { z } from "zod";
+import { describe, expect, it } from "vitest";
 import { DEFAULT_VENDOR_IDS, mergeVendorIds, vendorIdProblems } from "../../core/catalog/vendor-ids.js";
 import type { ProviderEndpoint } from "../../core/config.js";
 import { probeMedia } from "../../core/media/probe.js";
 import { ProviderFailure, type ProviderRequest } from "../../core/providers/types.js";
 import { vendorEAdapter } from "../../core/providers/vendorE/adapter.js";
-import { startEmulator, type RunningEmulator } from "../../emulator/server.js";
+import { emulatorBehindRecorder, emulatorCall, loadReference, schemaOf as schema, startRecorder } from "./contract-support.js";
 import { COLOURS, halvesPng } from "./video-media.js";
 
 // vendorE against the copy of Imagen on Vertex AI's reference kept in the repo
@@ -26,8 +21,7 @@ interface Reference {
   examples: Record<"generateRequest" | "editRequest" | "response" | "filteredResponse" | "refusal", Record<string, unknown>>;
 }
 
-const reference = JSON.parse(readFileSync(path.resolve(import.meta.dirname, "../../docs/providers/reference/vendorE-imagen-predict.json"), "utf8")) as Reference;
-const schema = (part: object) => z.fromJSONSchema(part as z.core.JSONSchema.JSONSchema);
+const reference = loadReference<Reference>("vendorE-imagen-predict.json");
 const requestSchema = schema(reference.request);
 const responseSchema = schema(reference.response);
 const errorSchema = schema(reference.error);
@@ -36,70 +30,21 @@ const KEY = "contract-key";
 const ULTRA = "imagen-4.0-ultra-generate-001";
 const CAPABILITY = "imagen-3.0-capability-001";
 
-interface Recorder {
-  url: string;
-  bodies: unknown[];
-  close(): Promise<void>;
-}
-
-async function readBody(request: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of request) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString("utf8");
-}
-
 let picture: Buffer;
 
-// A real HTTP hop in front of the vendor that keeps each posted body and serves the test's pictures at /pictures/…
-// as the service's signed URLs would.
-async function startRecorder(answer: (body: string, request: IncomingMessage, reply: ServerResponse) => Promise<void>): Promise<Recorder> {
-  const bodies: unknown[] = [];
-  const server: Server = createServer((request, reply) => {
-    void readBody(request).then(async (body) => {
-      if (request.url?.startsWith("/pictures/")) return void reply.writeHead(200, { "content-type": "image/png" }).end(picture);
-      bodies.push(JSON.parse(body) as unknown);
-      await answer(body, request, reply);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}`, bodies, close: () => new Promise((resolve) => server.close(() => resolve())) };
-}
-
-let emulator: RunningEmulator;
-let proxy: Recorder;
-
-beforeAll(async () => {
+// A real HTTP hop in front of the vendor that also serves the test's pictures at /pictures/… as the service's signed
+// URLs would.
+const { emulator, proxy } = emulatorBehindRecorder(["x-goog-api-key"], async () => {
   picture = await halvesPng(40, 80, COLOURS.red!, COLOURS.blue!);
-  emulator = await startEmulator({ port: 0 });
-  proxy = await startRecorder(async (body, request, reply) => {
-    const answered = await fetch(`${emulator.url}${request.url ?? ""}`, {
-      method: "POST",
-      headers: { "content-type": "application/json", "x-goog-api-key": String(request.headers["x-goog-api-key"] ?? "") },
-      body,
-    });
-    reply.writeHead(answered.status, { "content-type": "application/json" }).end(await answered.text());
-  });
-});
-
-afterAll(async () => {
-  await proxy.close();
-  await emulator.close();
-});
-
-beforeEach(() => {
-  proxy.bodies.length = 0;
+  return { picture };
 });
 
 const endpointAt = (baseUrl: string): ProviderEndpoint => ({ baseUrl, apiKey: KEY, ids: DEFAULT_VENDOR_IDS.vendorE });
 
 async function emulatorPredict(model: string, body: unknown, key: string | null = KEY) {
-  const response = await fetch(`${emulator.url}/vendorE/publishers/google/models/${model}:predict`, {
-    method: "POST",
-    headers: { "content-type": "application/json", ...(key === null ? {} : { "x-goog-api-key": key }) },
-    body: JSON.stringify(body),
-  });
-  return { status: response.status, body: (await response.json()) as { predictions?: { bytesBase64Encoded?: string }[] } };
+  const headers: Record<string, string> = key === null ? {} : { "x-goog-api-key": key };
+  const { status, json } = await emulatorCall<{ predictions?: { bytesBase64Encoded?: string }[] }>(emulator.url, "POST", `/vendorE/publishers/google/models/${model}:predict`, body, headers);
+  return { status, body: json };
 }
 
 const textRequest = (model: string, input: Record<string, unknown> = {}): ProviderRequest => ({
@@ -244,7 +189,7 @@ describe("the adapter's requests fit the reference", () => {
 
 describe("the reference's answers replayed through the adapter", () => {
   async function answered(status: number, body: unknown, count = 2) {
-    const vendor = await startRecorder(async (_body, _request, reply) => {
+    const vendor = await startRecorder(async (_call, _request, reply) => {
       reply.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
     });
     try {

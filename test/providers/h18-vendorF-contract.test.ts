@@ -1,14 +1,9 @@
-import { readFileSync } from "node:fs";
-import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { z } from "zod";
+import { describe, expect, it } from "vitest";
 import { DEFAULT_VENDOR_IDS, mergeVendorIds, vendorIdProblems } from "../../core/catalog/vendor-ids.js";
 import type { ProviderEndpoint } from "../../core/config.js";
 import type { ProviderOutcome, ProviderRequest } from "../../core/providers/types.js";
 import { vendorFAdapter } from "../../core/providers/vendorF/adapter.js";
-import { startEmulator, type RunningEmulator } from "../../emulator/server.js";
+import { emulatorBehindRecorder, emulatorCall, loadReference, schemaOf } from "./contract-support.js";
 
 // vendorF's protocol matches no published vendor API we could find (docs/providers/vendorF.md). What it shares with
 // fal.ai, the published API with the same `Authorization: Key` credential, is kept in
@@ -23,53 +18,14 @@ interface Reference {
   examples: { image: unknown; input: unknown };
 }
 
-const reference = JSON.parse(readFileSync(path.resolve(import.meta.dirname, "../../docs/providers/reference/vendorF-fal-shared.json"), "utf8")) as Reference;
-const imageSchema = z.fromJSONSchema(reference.image as z.core.JSONSchema.JSONSchema);
-const sharedInputSchema = z.fromJSONSchema(reference.sharedInput as z.core.JSONSchema.JSONSchema);
+const reference = loadReference<Reference>("vendorF-fal-shared.json");
+const imageSchema = schemaOf(reference.image);
+const sharedInputSchema = schemaOf(reference.sharedInput);
 
-interface Seen {
-  headers: IncomingHttpHeaders;
-  body: unknown;
-}
+// A real HTTP hop in front of the emulator that keeps what the adapter sent and what the vendor answered.
+const { emulator, proxy } = emulatorBehindRecorder(["authorization"]);
 
-async function readBody(request: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of request) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString("utf8");
-}
-
-let emulator: RunningEmulator;
-let proxy: Server;
-let proxyUrl: string;
-const seen: Seen[] = [];
-const answers: unknown[] = [];
-
-beforeAll(async () => {
-  emulator = await startEmulator({ port: 0 });
-  // A real HTTP hop in front of the emulator that keeps what the adapter sent and what the vendor answered.
-  proxy = createServer((request, reply) => {
-    void readBody(request).then(async (body) => {
-      seen.push({ headers: request.headers, body: body === "" ? undefined : (JSON.parse(body) as unknown) });
-      const answered = await fetch(`${emulator.url}${request.url ?? ""}`, {
-        method: request.method ?? "GET",
-        headers: { "content-type": "application/json", authorization: request.headers.authorization ?? "" },
-        ...(body === "" ? {} : { body }),
-      });
-      const text = await answered.text();
-      answers.push(JSON.parse(text) as unknown);
-      reply.writeHead(answered.status, { "content-type": "application/json" }).end(text);
-    });
-  });
-  await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
-  proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
-});
-
-afterAll(async () => {
-  await new Promise((resolve) => proxy.close(resolve));
-  await emulator.close();
-});
-
-const endpoint = (): ProviderEndpoint => ({ baseUrl: `${proxyUrl}/vendorF`, apiKey: "contract-key", ids: DEFAULT_VENDOR_IDS.vendorF });
+const endpoint = (): ProviderEndpoint => ({ baseUrl: `${proxy.url}/vendorF`, apiKey: "contract-key", ids: DEFAULT_VENDOR_IDS.vendorF });
 
 async function untilDone(request: ProviderRequest): Promise<ProviderOutcome> {
   const adapter = vendorFAdapter(endpoint());
@@ -88,17 +44,12 @@ describe("the parts vendorF shares with fal.ai", () => {
   });
 
   it("the emulator refuses a call without the Key credential", async () => {
-    const response = await fetch(`${emulator.url}/vendorF/v2/image-tasks`, {
-      method: "POST",
-      headers: { "content-type": "application/json", authorization: "Bearer contract-key" },
-      body: JSON.stringify({ model: "vendorF-image-3.0", input: { prompt: "x" } }),
-    });
+    const response = await emulatorCall(emulator.url, "POST", "/vendorF/v2/image-tasks", { model: "vendorF-image-3.0", input: { prompt: "x" } }, { authorization: "Bearer contract-key" });
     expect(response.status).toBe(401);
   });
 
   it("a text-to-image task: the credential and the shared input fields as fal has them, the result's images as fal's image objects", async () => {
-    seen.length = 0;
-    answers.length = 0;
+    proxy.requests.length = 0;
     const request: ProviderRequest = {
       taskId: "task_contract",
       capability: "text_to_image",
@@ -106,6 +57,8 @@ describe("the parts vendorF shares with fal.ai", () => {
       input: { prompt: "a lighthouse", model: "vendorF-image-3.0", count: 2, canvas: { tier: "1K", aspect: "4:3" }, output_relationship: "independent", seed: 42 },
     };
     const outcome = await untilDone(request);
+    const seen = proxy.requests;
+    const answers = seen.map((call) => call.answer);
     expect(outcome).toMatchObject({ status: "done", outputs: [{ kind: "image" }, { kind: "image" }] });
     for (const call of seen) expect(call.headers.authorization).toMatch(new RegExp(reference.authorization.pattern));
     const created = seen[0]?.body as { input: Record<string, unknown> };

@@ -1,15 +1,10 @@
-import { readFileSync } from "node:fs";
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
-import path from "node:path";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { z } from "zod";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_VENDOR_IDS } from "../../core/catalog/vendor-ids.js";
 import type { ProviderEndpoint } from "../../core/config.js";
 import { probeMedia } from "../../core/media/probe.js";
 import { ProviderFailure, type ProviderOutcome, type ProviderRequest } from "../../core/providers/types.js";
 import { pollVendorGMusic, submitVendorGMusic } from "../../core/providers/vendorG/music.js";
-import { startEmulator, type RunningEmulator } from "../../emulator/server.js";
+import { emulatorBehindRecorder, emulatorCall as callEmulator, loadReference, type Recorder, schemaOf, startRecorder } from "./contract-support.js";
 
 // vendorG's music calls against the copy of its reference kept in the repo (docs/providers/reference/vendorG-generate.json):
 // the adapter's requests and the emulator's answers must fit its schemas, and its own examples must go through
@@ -25,10 +20,7 @@ interface Reference {
   examples: Record<"generateRequest" | "submitResponse" | "recordInfoResponse" | "creditResponse", Record<string, unknown>>;
 }
 
-const reference = JSON.parse(
-  readFileSync(path.resolve(import.meta.dirname, "../../docs/providers/reference/vendorG-generate.json"), "utf8"),
-) as Reference;
-const schemaOf = (schema: object) => z.fromJSONSchema(schema as z.core.JSONSchema.JSONSchema);
+const reference = loadReference<Reference>("vendorG-generate.json");
 const generateSchema = schemaOf(reference.request);
 const coverSchema = schemaOf(reference.uploadCoverRequest);
 const submitSchema = schemaOf(reference.submitResponse);
@@ -39,32 +31,6 @@ interface Envelope {
   code: number;
   msg: string;
   data: { taskId?: string; status?: string; response?: { sunoData?: { audioUrl?: string }[] } | null } | number | null;
-}
-
-// A real HTTP hop in front of the vendor (the emulator, or a fixed answer) that keeps each request body it passes.
-interface Recorder {
-  url: string;
-  bodies: unknown[];
-  close(): Promise<void>;
-}
-
-async function readBody(request: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of request) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString("utf8");
-}
-
-async function startRecorder(answer: (body: string, request: IncomingMessage, reply: ServerResponse) => Promise<void>): Promise<Recorder> {
-  const bodies: unknown[] = [];
-  const server: Server = createServer((request, reply) => {
-    void readBody(request).then(async (body) => {
-      if (body) bodies.push(JSON.parse(body) as unknown);
-      await answer(body, request, reply);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}`, bodies, close: () => new Promise((resolve) => server.close(() => resolve())) };
 }
 
 // Eight seconds of a 220 Hz tone as 16 kHz mono WAV: a recording for upload-cover.
@@ -87,33 +53,18 @@ function toneWav(seconds = 8, rate = 16_000): Buffer {
   return wav;
 }
 
-let emulator: RunningEmulator;
-let proxy: Recorder;
+const { emulator, proxy } = emulatorBehindRecorder(["authorization"]);
 let recording: Recorder;
 
 beforeAll(async () => {
-  emulator = await startEmulator({ port: 0 });
-  proxy = await startRecorder(async (body, request, reply) => {
-    const answered = await fetch(`${emulator.url}${request.url ?? ""}`, {
-      method: request.method,
-      headers: { authorization: request.headers.authorization ?? "", ...(body ? { "content-type": "application/json" } : {}) },
-      body: body || undefined,
-    });
-    reply.writeHead(answered.status, { "content-type": "application/json" }).end(await answered.text());
-  });
   const wav = toneWav();
-  recording = await startRecorder(async (_body, _request, reply) => {
+  recording = await startRecorder(async (_call, _request, reply) => {
     reply.writeHead(200, { "content-type": "audio/wav" }).end(wav);
   });
 });
 
 afterAll(async () => {
-  await Promise.all([proxy.close(), recording.close()]);
-  await emulator.close();
-});
-
-beforeEach(() => {
-  proxy.bodies.length = 0;
+  await recording.close();
 });
 
 function endpointAt(baseUrl: string): ProviderEndpoint {
@@ -125,12 +76,9 @@ function musicRequest(input: Record<string, unknown>, capability = "text_to_musi
 }
 
 async function emulatorCall(route: string, body?: unknown, key = "contract-key"): Promise<{ status: number; answer: Envelope }> {
-  const response = await fetch(`${emulator.url}/vendorG${route}`, {
-    method: body === undefined ? "GET" : "POST",
-    headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...(body === undefined ? {} : { "content-type": "application/json" }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: response.status, answer: (await response.json()) as Envelope };
+  const headers: Record<string, string> = key ? { authorization: `Bearer ${key}` } : {};
+  const { status, json } = await callEmulator<Envelope>(emulator.url, body === undefined ? "GET" : "POST", `/vendorG${route}`, body, headers);
+  return { status, answer: json };
 }
 
 // Reads the task until it is done, as the worker would (without waiting between reads).
@@ -247,7 +195,7 @@ describe("the adapter's requests fit the reference", () => {
 
 describe("the reference's answers replayed through the adapter", () => {
   async function answering(answer: (path: string) => unknown): Promise<Recorder> {
-    return startRecorder(async (_body, request, reply) => {
+    return startRecorder(async (_call, request, reply) => {
       reply.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(answer(request.url ?? "")));
     });
   }
