@@ -59,6 +59,31 @@ const SURFACES: Surface[] = [
   },
 ];
 
+// First, while the queue holds only its task: the worker it starts would otherwise run every task admitted below.
+describe("a task whose vendor family has no adapter in the worker", () => {
+  it("ends failed with model_unavailable, refunded to the micro-credit", async () => {
+    // Every configured family has an adapter, so a worker that lacks one (an older worker during a rolling
+    // deploy) is played by pointing an admitted task at a family this worker does not know.
+    const capability = CAPABILITIES.find((c) => c.id === "text_to_music")!;
+    const created = await h.request("POST", capability.path, { body: { ...capability.example, model: "vendorG-6" }, idempotencyKey: randomUUID() });
+    expect(created.status).toBe(202);
+    await h.core.db.execute(sql`update tasks set provider_family = 'vendorZ' where id = ${created.body.task_id}`);
+    expect(h.core.providers.get("vendorZ" as never)).toBeUndefined();
+    await h.startWorker();
+    const done = await waitForTask(h, created.body.task_id, ["failed", "succeeded"]);
+    await h.stopWorker();
+    expect(done.error).toMatchObject({ code: "model_unavailable", retryable: true });
+    expect(done.error.message).toContain("no adapter for its vendor family vendorZ");
+    expect(done.billing.refunded_credits).toBe(done.billing.charged_credits);
+    expect(done.billing.net_charged_credits).toBe("0.000000");
+    const entries = (await ledgerEntries(h)).filter((e) => e.task_id === done.task_id);
+    expect(entries.map((e) => e.kind)).toEqual(["hold", "release"]);
+    expect(entries[0]!.amount).toBe(entries[1]!.amount);
+    const after = await balance(h);
+    expect(after.granted).toBe(after.available + after.held + after.spent);
+  });
+});
+
 describe.each(SURFACES.map((s) => [s.name, s] as const))("over %s", (_surface, surface) => {
   describe.each(CAPABILITIES.map((c) => [c.id, c] as const))("%s", (_id, capability) => {
     const create = (body: Record<string, unknown>) => surface.create(capability, body);
@@ -102,29 +127,5 @@ describe.each(SURFACES.map((s) => [s.name, s] as const))("over %s", (_surface, s
     it("requires its idempotency key", async () => {
       surface.expectKeyRequired(await surface.create(capability, capability.example, { withoutKey: true }));
     });
-  });
-});
-
-describe("a task whose vendor family has no adapter in the worker", () => {
-  it("ends failed with model_unavailable, refunded to the micro-credit", async () => {
-    // Every configured family has an adapter, so a worker that lacks one (an older worker during a rolling
-    // deploy) is played by pointing an admitted task at a family this worker does not know.
-    const capability = CAPABILITIES.find((c) => c.id === "text_to_music")!;
-    const created = await h.request("POST", capability.path, { body: { ...capability.example, model: "vendorG-6" }, idempotencyKey: randomUUID() });
-    expect(created.status).toBe(202);
-    await h.core.db.execute(sql`update tasks set provider_family = 'vendorZ' where id = ${created.body.task_id}`);
-    expect(h.core.providers.get("vendorZ" as never)).toBeUndefined();
-    await h.startWorker();
-    const done = await waitForTask(h, created.body.task_id, ["failed", "succeeded"]);
-    await h.stopWorker();
-    expect(done.error).toMatchObject({ code: "model_unavailable", retryable: true });
-    expect(done.error.message).toContain("no adapter for its vendor family vendorZ");
-    expect(done.billing.refunded_credits).toBe(done.billing.charged_credits);
-    expect(done.billing.net_charged_credits).toBe("0.000000");
-    const entries = (await ledgerEntries(h)).filter((e) => e.task_id === done.task_id);
-    expect(entries.map((e) => e.kind)).toEqual(["hold", "release"]);
-    expect(entries[0]!.amount).toBe(entries[1]!.amount);
-    const after = await balance(h);
-    expect(after.granted).toBe(after.available + after.held + after.spent);
   });
 });
