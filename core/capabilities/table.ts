@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { AUDIO_CAPABILITIES } from "./audio/index.js";
 import { IMAGE_CAPABILITIES } from "./images/index.js";
 import { speechCapability } from "./speech.js";
@@ -14,4 +15,11 @@ export const CAPABILITIES: readonly Capability[] = [
 
 export function findCapability(id: string): Capability | undefined {
   return CAPABILITIES.find((c) => c.id === id);
+}
+
+// The schema a task's input was admitted by; a capability this build no longer has (a task older than the
+// deployment) has no media fields known to it.
+const UNKNOWN_INPUT = z.object({});
+export function inputSchemaOf(id: string): z.ZodType {
+  return findCapability(id)?.inputSchema ?? UNKNOWN_INPUT;
 }

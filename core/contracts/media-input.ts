@@ -19,8 +19,16 @@ function isWebOrData(url: string, allowData: boolean): boolean {
   }
 }
 
+export const REFERENCE_KINDS = ["image", "video", "audio"] as const;
+export type ReferenceKind = (typeof REFERENCE_KINDS)[number];
+
+// The tag that makes a schema field a media input, and of which kind: "declared" takes the kind the enclosing
+// object names in its `kind` field (a reference). core/media/slots.ts finds the media of a body by these tags, so a
+// media field exists in one place, its schema.
+export const MEDIA_FIELDS = z.registry<{ mediaKind: ReferenceKind | "declared" }>();
+
 // `description` says what the field is for; the nested properties say how each form is given, once for all.
-export function mediaInput(options: { allowDataUri?: boolean; description?: string } = {}) {
+export function mediaInput(options: { kind: ReferenceKind | "declared"; allowDataUri?: boolean; description?: string }) {
   const allowData = options.allowDataUri ?? true;
   const urlInput = z
     .object({
@@ -50,21 +58,19 @@ export function mediaInput(options: { allowDataUri?: boolean; description?: stri
         error: `must be a media input: {type: "url", url}, {type: "artifact", artifact_id} or a data URI; ${LOCAL_MEDIA_HINT}`,
       })
     : objectInput;
+  MEDIA_FIELDS.add(input, { mediaKind: options.kind });
   return options.description === undefined ? input : input.describe(options.description);
 }
 
 export type MediaInput = string | { type: "url"; url: string } | { type: "artifact"; artifact_id: string };
 
-export const REFERENCE_KINDS = ["image", "video", "audio"] as const;
-export type ReferenceKind = (typeof REFERENCE_KINDS)[number];
-
 // SPEC.md "Reference (video and enhancement calls)".
 export const referenceSchema = z
   .object({
     kind: z.enum(REFERENCE_KINDS).describe("Kind of the media."),
-    media: mediaInput({ description: "The reference media." }),
+    media: mediaInput({ kind: "declared", description: "The reference media." }),
     role: z.string().min(1).max(64).optional().describe("Model-defined use, e.g. subject."),
-    reference_voice: mediaInput({ description: "Voice sample for this reference." }).optional(),
+    reference_voice: mediaInput({ kind: "audio", description: "Voice sample for this reference." }).optional(),
   })
   .strict();
 

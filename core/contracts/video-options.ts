@@ -17,7 +17,7 @@ export const videoText = textOfLength(1, 20_000);
 
 // Source videos are HTTPS URLs or artifacts: SPEC.md grants data URIs to image, sample and audio inputs only.
 export function videoMediaInput(description: string) {
-  return mediaInput({ allowDataUri: false, description });
+  return mediaInput({ kind: "video", allowDataUri: false, description });
 }
 
 export const videoDuration = z.union([z.number().int().min(1), z.literal("auto")], {

@@ -1,3 +1,4 @@
+import type { z } from "zod";
 import { and, eq, inArray } from "drizzle-orm";
 import { artifacts } from "../db/schema/index.js";
 import { ServiceError, jsonPointer } from "../errors/index.js";
@@ -27,10 +28,10 @@ function declaredKindRefusal(dataUri: string, expected: MediaKind, param: string
 // The checks on media inputs that admission can make without fetching anything: a URL's scheme and literal
 // address, a data URI's shape and size, an artifact's existence for this tenant. Fetching and decoding happen in
 // the worker (core/media/resolve.ts), so a slow third-party server never holds an admission open.
-export async function checkMediaAtAdmission(core: Core, tenantId: string, input: Record<string, unknown>): Promise<void> {
+export async function checkMediaAtAdmission(core: Core, tenantId: string, schema: z.ZodType, input: Record<string, unknown>): Promise<void> {
   const policy = { allowLoopbackHttp: core.config.outboundAllowLoopbackHttp };
   const artifactSlots: { id: string; param: string }[] = [];
-  for (const slot of mediaSlots(input)) {
+  for (const slot of mediaSlots(schema, input)) {
     const text = mediaText(slot.value);
     if (text === null) {
       artifactSlots.push({ id: (slot.value as { artifact_id: string }).artifact_id, param: jsonPointer([...slot.path, "artifact_id"]) });

@@ -1,3 +1,4 @@
+import type { z } from "zod";
 import { createHash } from "node:crypto";
 import { jsonPointer } from "../errors/index.js";
 import { decodeDataUri, mediaSlots, mediaText, replaceAt, type MediaFacts } from "./slots.js";
@@ -46,8 +47,8 @@ function referenceOf(dataUri: string): InlineReference {
 }
 
 // The input as stored: every data URI replaced by its reference, and the data URIs to keep beside the task.
-export function splitInlineMedia(input: Record<string, unknown>): { input: Record<string, unknown>; inline: InlineMedia[] } {
-  const slots = mediaSlots(input).filter((slot) => dataUriOf(slot.value) !== null);
+export function splitInlineMedia(schema: z.ZodType, input: Record<string, unknown>): { input: Record<string, unknown>; inline: InlineMedia[] } {
+  const slots = mediaSlots(schema, input).filter((slot) => dataUriOf(slot.value) !== null);
   if (slots.length === 0) return { input, inline: [] };
   const stored = structuredClone(input);
   const inline = slots.map((slot) => {
@@ -60,8 +61,12 @@ export function splitInlineMedia(input: Record<string, unknown>): { input: Recor
 
 // The input as the envelope shows it: references (computed for an input admitted before references were stored),
 // each with the artifact the worker stored its bytes as, once it has.
-export function renderMediaInputs(input: Record<string, unknown>, resolved: Record<string, MediaFacts> | null): Record<string, unknown> {
-  const slots = mediaSlots(input).filter((slot) => isInlineReference(slot.value) || dataUriOf(slot.value) !== null);
+export function renderMediaInputs(
+  schema: z.ZodType,
+  input: Record<string, unknown>,
+  resolved: Record<string, MediaFacts> | null,
+): Record<string, unknown> {
+  const slots = mediaSlots(schema, input).filter((slot) => isInlineReference(slot.value) || dataUriOf(slot.value) !== null);
   if (slots.length === 0) return input;
   const rendered = structuredClone(input);
   for (const slot of slots) {

@@ -1,3 +1,4 @@
+import type { z } from "zod";
 import { rm } from "node:fs/promises";
 import { and, eq } from "drizzle-orm";
 import { artifacts, taskInlineMedia } from "../db/schema/index.js";
@@ -226,8 +227,12 @@ async function settleAtMost<T>(lanes: number, count: number, run: (i: number) =>
 
 // Resolves every media input of a task's input; the result is keyed by the field's JSON Pointer. Once every
 // input has been tried, the task's data URIs are dropped: they are artifacts now, or the task fails.
-export async function resolveMediaInputs(core: Core, task: { id: string; tenantId: string; input: Record<string, unknown> }): Promise<Record<string, MediaFacts>> {
-  const slots = mediaSlots(task.input);
+export async function resolveMediaInputs(
+  core: Core,
+  schema: z.ZodType,
+  task: { id: string; tenantId: string; input: Record<string, unknown> },
+): Promise<Record<string, MediaFacts>> {
+  const slots = mediaSlots(schema, task.input);
   const policy: OutboundPolicy = { allowLoopbackHttp: core.config.outboundAllowLoopbackHttp };
   const directory = await spoolDirectory();
   try {

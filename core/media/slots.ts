@@ -1,6 +1,10 @@
-// Which body fields hold media inputs, found in a validated request body. One table serves admission's checks,
-// the worker's resolution and the rewriting of inputs for vendors.
-export type MediaKind = "image" | "video" | "audio";
+import { z } from "zod";
+import { MEDIA_FIELDS, REFERENCE_KINDS, type ReferenceKind } from "../contracts/media-input.js";
+
+// Which fields of a body hold media inputs, found by the tag each media field's schema carries
+// (core/contracts/media-input.ts, mediaInput): one source serves admission's checks, the storing of data URIs, the
+// worker's resolution, the rewriting of inputs for vendors and the envelope.
+export type MediaKind = ReferenceKind;
 
 export interface MediaFacts {
   artifactId: string;
@@ -12,44 +16,69 @@ export interface MediaFacts {
   hasAudio: boolean;
 }
 
-// Which body fields hold media, and of what kind. `references[].media` takes the kind its item declares.
-const MEDIA_FIELDS: Readonly<Record<string, MediaKind>> = {
-  images: "image",
-  image: "image",
-  first_frame: "image",
-  last_frame: "image",
-  audio: "audio",
-  driving_audio: "audio",
-  reference_audio: "audio",
-  sample: "audio",
-  reference_voice: "audio",
-  source_video: "video",
-  video: "video",
-};
-
 export interface Slot {
   path: (string | number)[];
   value: unknown;
   expected: MediaKind;
 }
 
-export function mediaSlots(input: Record<string, unknown>): Slot[] {
+// Where in a body the media fields of a schema are: a media field, or an object's fields, or an array's items.
+type MediaPlan = { media: MediaKind | "declared" } | { fields: Map<string, MediaPlan> } | { items: MediaPlan };
+
+const plans = new WeakMap<z.core.$ZodType, MediaPlan | null>();
+
+function planOf(schema: z.core.$ZodType): MediaPlan | null {
+  const known = plans.get(schema);
+  if (known !== undefined) return known;
+  const plan = buildPlan(schema);
+  plans.set(schema, plan);
+  return plan;
+}
+
+function buildPlan(schema: z.core.$ZodType): MediaPlan | null {
+  const tag = MEDIA_FIELDS.get(schema);
+  if (tag) return { media: tag.mediaKind };
+  if (schema instanceof z.ZodOptional || schema instanceof z.ZodNullable || schema instanceof z.ZodDefault) {
+    return planOf(schema.unwrap());
+  }
+  if (schema instanceof z.ZodArray) {
+    const items = planOf(schema.element);
+    return items ? { items } : null;
+  }
+  if (schema instanceof z.ZodObject) {
+    const fields = new Map<string, MediaPlan>();
+    for (const [key, field] of Object.entries(schema.shape)) {
+      const plan = planOf(field);
+      if (plan) fields.set(key, plan);
+    }
+    return fields.size > 0 ? { fields } : null;
+  }
+  return null;
+}
+
+function isKind(value: unknown): value is MediaKind {
+  return (REFERENCE_KINDS as readonly unknown[]).includes(value);
+}
+
+// The media inputs of a body (validated, or as stored with references in place of data URIs) by the plan of the
+// schema that admitted it; a field whose kind is declared takes the `kind` of the object around it.
+export function mediaSlots(schema: z.ZodType, input: Record<string, unknown>): Slot[] {
   const slots: Slot[] = [];
-  const add = (path: (string | number)[], value: unknown, expected: MediaKind) => {
-    if (Array.isArray(value)) value.forEach((item, i) => slots.push({ path: [...path, i], value: item, expected }));
-    else if (value !== undefined && value !== null) slots.push({ path, value, expected });
+  const visit = (plan: MediaPlan, value: unknown, path: (string | number)[], declared: MediaKind | undefined) => {
+    if (value === undefined || value === null) return;
+    if ("media" in plan) {
+      const expected = plan.media === "declared" ? declared : plan.media;
+      if (expected) slots.push({ path, value, expected });
+    } else if ("items" in plan) {
+      if (Array.isArray(value)) value.forEach((item, i) => visit(plan.items, item, [...path, i], declared));
+    } else if (typeof value === "object" && !Array.isArray(value)) {
+      const record = value as Record<string, unknown>;
+      const kind = isKind(record.kind) ? record.kind : undefined;
+      for (const [key, field] of plan.fields) visit(field, record[key], [...path, key], kind);
+    }
   };
-  for (const [key, value] of Object.entries(input)) {
-    const kind = MEDIA_FIELDS[key];
-    if (kind) add([key], value, kind);
-  }
-  const references = input.references;
-  if (Array.isArray(references)) {
-    references.forEach((reference: { kind?: MediaKind; media?: unknown; reference_voice?: unknown }, i) => {
-      if (reference.kind) add(["references", i, "media"], reference.media, reference.kind);
-      add(["references", i, "reference_voice"], reference.reference_voice, "audio");
-    });
-  }
+  const plan = planOf(schema);
+  if (plan) visit(plan, input, [], undefined);
   return slots;
 }
 

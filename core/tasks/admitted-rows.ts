@@ -1,6 +1,7 @@
 import type postgres from "postgres";
 import type { Capability, Prepared } from "../capabilities/types.js";
 import type { AdmissionSql } from "../db/client.js";
+import { inputSchemaOf } from "../capabilities/table.js";
 import { splitInlineMedia } from "../media/inline.js";
 import type { StoredUsage } from "./envelope.js";
 import { TASK_COLUMN_NAMES, taskRecordOf, type TaskRow } from "./task-rows.js";
@@ -89,7 +90,7 @@ const INSERT_INLINE_MEDIA = `insert into task_inline_media (task_id, pointer, da
 export async function insertTaskRows(sql: AdmissionSql, rows: readonly TaskRow[]): Promise<void> {
   const inline: { task_id: string; pointer: string; data_uri: string }[] = [];
   const stored = rows.map((row) => {
-    const split = splitInlineMedia(row.input as Record<string, unknown>);
+    const split = splitInlineMedia(inputSchemaOf(row.capability), row.input as Record<string, unknown>);
     for (const media of split.inline) inline.push({ task_id: row.id, pointer: media.pointer, data_uri: media.dataUri });
     return taskRecordOf(split.inline.length > 0 ? { ...row, input: split.input } : row);
   });

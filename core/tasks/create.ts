@@ -66,7 +66,7 @@ async function replay(core: Core, taskId: string): Promise<CreateResult> {
 // Checks the media references and prepares the request (selection, price): the steps that may refuse it after
 // validation. Creation and quotes share it, so a quote gives the same model, price and refusal as the create.
 export async function prepareRequest(core: Core, capability: Capability, input: Record<string, unknown>, tenantId: string): Promise<Prepared> {
-  await checkMediaAtAdmission(core, tenantId, input);
+  await checkMediaAtAdmission(core, tenantId, capability.inputSchema, input);
   return capability.prepare(input, {
     tenantId,
     isFamilyLive: core.isFamilyLive,

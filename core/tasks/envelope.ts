@@ -1,5 +1,5 @@
 import type { ArtifactUrlSigner } from "../artifacts/signed-url.js";
-import { findCapability } from "../capabilities/table.js";
+import { findCapability, inputSchemaOf } from "../capabilities/table.js";
 import { capabilitySchemaHash } from "../capabilities/schema-hash.js";
 import { formatCredits } from "../credits/money.js";
 import { errorBody, isErrorCode } from "../errors/index.js";
@@ -94,7 +94,7 @@ function renderError(error: StoredError | null, requestId: string) {
 export function toEnvelope(row: TaskRow, ctx: EnvelopeContext) {
   const fields = Object.fromEntries(Object.entries(row.input as Record<string, unknown>).filter(([k]) => !COMMON_FIELDS.has(k)));
   // Media inputs given inline appear as references, never as their bytes (core/media/inline.ts).
-  const input = renderMediaInputs(fields, row.resolvedMedia as Record<string, MediaFacts> | null);
+  const input = renderMediaInputs(inputSchemaOf(row.capability), fields, row.resolvedMedia as Record<string, MediaFacts> | null);
   const capability = findCapability(row.capability);
   const self = `${ctx.baseUrl}/v1/tasks/${row.id}`;
   const callbackState = row.callbackState as Record<string, unknown> | null;

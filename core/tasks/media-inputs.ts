@@ -1,5 +1,5 @@
 import type { ArtifactUrlSigner } from "../artifacts/signed-url.js";
-import { findCapability } from "../capabilities/table.js";
+import { findCapability, inputSchemaOf } from "../capabilities/table.js";
 import { invalidRequest, jsonPointer } from "../errors/index.js";
 import { resolveMediaInputs } from "../media/resolve.js";
 import { mediaSlots, replaceAt, type MediaFacts } from "../media/slots.js";
@@ -15,8 +15,9 @@ export async function ensureMediaResolved(core: Core, task: TaskRow): Promise<Re
   const input = task.input as Record<string, unknown>;
   let facts = task.resolvedMedia as ResolvedMediaMap | null;
   if (!facts) {
-    if (mediaSlots(input).length === 0) return {};
-    facts = await resolveMediaInputs(core, { id: task.id, tenantId: task.tenantId, input });
+    const schema = inputSchemaOf(task.capability);
+    if (mediaSlots(schema, input).length === 0) return {};
+    facts = await resolveMediaInputs(core, schema, { id: task.id, tenantId: task.tenantId, input });
     await transitionTask(core.db, task.id, "advance", { resolvedMedia: facts });
   }
   const failures = findCapability(task.capability)?.checkResolvedMedia?.(input as never, facts, task.resolvedModel) ?? [];
@@ -28,7 +29,7 @@ export async function ensureMediaResolved(core: Core, task: TaskRow): Promise<Re
 // can download, and the facts decoding established.
 export function inputForVendor(task: TaskRow, media: ResolvedMediaMap, signer: ArtifactUrlSigner, now: Date): Record<string, unknown> {
   const input = structuredClone(task.input as Record<string, unknown>);
-  for (const slot of mediaSlots(task.input as Record<string, unknown>)) {
+  for (const slot of mediaSlots(inputSchemaOf(task.capability), task.input as Record<string, unknown>)) {
     const facts = media[jsonPointer(slot.path)];
     if (!facts) continue;
     replaceAt(input, slot.path, {

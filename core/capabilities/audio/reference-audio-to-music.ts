@@ -17,6 +17,7 @@ export const referenceAudioToMusicInputSchema = z
       .default("auto")
       .describe("Only auto (default): picks a live model that takes reference audio."),
     reference_audio: mediaInput({
+      kind: "audio",
       description: "Recording to follow (melody, structure, feel); limits per model.",
     }),
     // The largest prompt any model takes here; each model's bound is in its reference_audio_to_music constraints.

@@ -16,7 +16,7 @@ const MODEL_IDS = VOICE_CLONE_MODELS.map((m) => m.id);
 export const voiceCloneInputSchema = z
   .object({
     ...commonCreateFields,
-    sample: mediaInput({ description: "Clean single-speaker recording, about 10 s to 5 min." }),
+    sample: mediaInput({ kind: "audio", description: "Clean single-speaker recording, about 10 s to 5 min." }),
     display_name: textOfLength(1, 255).describe("Name of the new voice (max 255 chars)."),
     model: modelField("voice_clone", MODEL_IDS),
     language: bcp47Tag.optional().describe("BCP-47 hint of the sample's language, e.g. en."),

@@ -16,7 +16,7 @@ export const imageEditInputSchema = z
     ...commonCreateFields,
     ...imageOptionFields("source", modelField(CAPABILITY_ID, MODEL_IDS)),
     images: z
-      .array(mediaInput())
+      .array(mediaInput({ kind: "image" }))
       .min(1, "must have at least the base image")
       .describe("images[0] is the base to edit; the rest are ordered references."),
     edit_regions: z

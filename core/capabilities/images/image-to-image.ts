@@ -15,7 +15,7 @@ export const imageToImageInputSchema = z
     ...commonCreateFields,
     ...imageOptionFields("16:9", modelField(CAPABILITY_ID, MODEL_IDS)),
     images: z
-      .array(mediaInput())
+      .array(mediaInput({ kind: "image" }))
       .min(1, "must have at least 1 image")
       .max(4, "must have at most 4 images")
       .describe("Ordered reference images; aspect source follows the last."),

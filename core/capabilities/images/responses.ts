@@ -23,7 +23,7 @@ export const imageUnderstandingInputSchema = z
     model: requiredModelField(CAPABILITY_ID, MODEL_IDS),
     prompt: textOfLength(1, 4000).describe("Question or instruction about the images (max 4000 chars)."),
     images: z
-      .array(mediaInput())
+      .array(mediaInput({ kind: "image" }))
       .min(1, "must have at least 1 image")
       .max(8, "must have at most 8 images")
       .describe("Images to read, in order; each is billed once."),

@@ -18,10 +18,11 @@ export const framesToVideoInputSchema = z
     ...videoOptionFields,
     prompt: videoText.optional().describe("Motion between the frames (max 20000 chars)."),
     first_frame: mediaInput({
+      kind: "image",
       description: "Exact first frame; omit for last-frame-only.",
     }).optional(),
-    last_frame: mediaInput({ description: "Exact last frame." }),
-    driving_audio: mediaInput({ description: "Audio that drives the video." }).optional(),
+    last_frame: mediaInput({ kind: "image", description: "Exact last frame." }),
+    driving_audio: mediaInput({ kind: "audio", description: "Audio that drives the video." }).optional(),
   })
   .strict();
 

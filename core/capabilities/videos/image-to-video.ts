@@ -17,8 +17,8 @@ export const imageToVideoInputSchema = z
     model: modelField("image_to_video", MODEL_IDS),
     ...videoOptionFields,
     prompt: videoText.optional().describe("Motion, scene, camera directions (max 20000 chars)."),
-    image: mediaInput({ description: "Exact first frame, not a loose reference." }),
-    driving_audio: mediaInput({ description: "Audio that drives the video." }).optional(),
+    image: mediaInput({ kind: "image", description: "Exact first frame, not a loose reference." }),
+    driving_audio: mediaInput({ kind: "audio", description: "Audio that drives the video." }).optional(),
   })
   .strict();
 

@@ -24,8 +24,8 @@ export const promptEnhanceInputSchema = z
     aspect_ratio: z
       .enum(ENHANCEMENT_ASPECT_RATIOS)
       .describe("Planned ratio; adaptive needs frames or references."),
-    first_frame: mediaInput({ description: "Strict first frame as context; not with references." }).optional(),
-    last_frame: mediaInput({ description: "Strict last frame as context; not with references." }).optional(),
+    first_frame: mediaInput({ kind: "image", description: "Strict first frame as context; not with references." }).optional(),
+    last_frame: mediaInput({ kind: "image", description: "Strict last frame as context; not with references." }).optional(),
     references: z
       .array(referenceSchema)
       .max(50)

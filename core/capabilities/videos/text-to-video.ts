@@ -17,7 +17,7 @@ export const textToVideoInputSchema = z
     model: modelField("text_to_video", MODEL_IDS),
     ...videoOptionFields,
     prompt: videoText.describe("Subject, action, scene, camera (max 20000 chars)."),
-    audio: mediaInput({ description: "Audio that drives the video." }).optional(),
+    audio: mediaInput({ kind: "audio", description: "Audio that drives the video." }).optional(),
   })
   .strict();
 
