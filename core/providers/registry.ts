@@ -1,6 +1,7 @@
-import type { Config, VendorFamily } from "../config.js";
+import type { Config } from "../config.js";
 import { observeAdapter } from "../observability/provider-metrics.js";
 import type { ServiceMetrics } from "../observability/service-metrics.js";
+import { isVendorFamily, type VendorFamily } from "../vendor-families.js";
 import type { ProviderAdapter } from "./types.js";
 import { vendorAAdapter } from "./vendorA/adapter.js";
 import { vendorBAdapter } from "./vendorB/adapter.js";
@@ -38,8 +39,9 @@ export class ProviderRegistry {
     return this.configured.has(family);
   }
 
-  get(family: VendorFamily): ProviderAdapter | undefined {
-    return this.adapters.get(family);
+  // The adapter of a family as a task row names it; none for a family this build does not know.
+  get(family: string): ProviderAdapter | undefined {
+    return isVendorFamily(family) ? this.adapters.get(family) : undefined;
   }
 
   // The families this process can run tasks of.

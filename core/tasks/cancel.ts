@@ -27,7 +27,7 @@ export async function cancelTask(core: Core, tenantId: string, taskId: string, r
       if (finished) return { task: toEnvelope(finished, envelopeContext(core)), outcome: "final" };
       continue;
     }
-    const adapter = core.providers.get(row.providerFamily as never);
+    const adapter = core.providers.get(row.providerFamily);
     if (!adapter?.supportsCancel) {
       throw new ServiceError(
         "conflict",

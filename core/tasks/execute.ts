@@ -15,7 +15,7 @@ export async function executeTask(core: Core, taskId: string, signal: AbortSigna
   const now = core.clock();
   const running = (await startTask(core, taskId, now)) ?? (await refuseToStart(core, taskId, now));
   if (!running) return;
-  const adapter = core.providers.get(running.providerFamily as never);
+  const adapter = core.providers.get(running.providerFamily);
   if (!adapter) throw new Error(`task ${taskId} started without an adapter for ${running.providerFamily}`);
   try {
     const media = await ensureMediaResolved(core, running);
@@ -55,7 +55,7 @@ async function refuseToStart(core: Core, taskId: string, now: Date): Promise<nul
   if (!task || isTerminal(task.status)) return null;
   if (task.deadlineAt <= now) {
     await finishUnsuccessfully(core, taskId, "fail", DEADLINE_PASSED);
-  } else if (!core.providers.get(task.providerFamily as never)) {
+  } else if (!core.providers.get(task.providerFamily)) {
     await finishUnsuccessfully(core, taskId, "fail", {
       code: "model_unavailable",
       message: `model ${task.resolvedModel} is not available: no adapter for its vendor family ${task.providerFamily}`,

@@ -14,7 +14,7 @@ import { stopVendorJob } from "./vendor-stop.js";
 export async function pollTask(core: Core, taskId: string, signal: AbortSignal): Promise<void> {
   const task = await findTask(core.db, taskId);
   if (!task || task.status !== "running" || !task.providerRef) return;
-  const adapter = core.providers.get(task.providerFamily as never);
+  const adapter = core.providers.get(task.providerFamily);
   if (task.cancelRequestedAt && adapter?.supportsCancel) {
     if (await finishUnsuccessfully(core, taskId, "cancel", null)) await stopVendorJob(core, task, signal);
     return;

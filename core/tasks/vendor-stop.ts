@@ -7,7 +7,7 @@ import type { TaskRow } from "./repository.js";
 // that dies between the two leaves the vendor's job to run out on its own; the task and its refund are settled. Without it a vendor
 // would go on generating, and billing us for, media nobody will receive.
 export async function stopVendorJob(core: Core, task: TaskRow, signal: AbortSignal): Promise<void> {
-  const adapter = core.providers.get(task.providerFamily as never);
+  const adapter = core.providers.get(task.providerFamily);
   if (!adapter?.cancel || !task.providerRef) return;
   const input = inputForVendor(task, (task.resolvedMedia ?? {}) as ResolvedMediaMap, core.signer, core.clock());
   const request = { taskId: task.id, capability: task.capability, model: task.resolvedModel, input };
