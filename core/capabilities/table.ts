@@ -13,8 +13,11 @@ export const CAPABILITIES: readonly Capability[] = [
   speechCapability as unknown as Capability,
 ];
 
+// Looked up on every task read (the envelope, the media plan), hence a map.
+const BY_ID = new Map(CAPABILITIES.map((c) => [c.id, c]));
+
 export function findCapability(id: string): Capability | undefined {
-  return CAPABILITIES.find((c) => c.id === id);
+  return BY_ID.get(id);
 }
 
 // The schema a task's input was admitted by; a capability this build no longer has (a task older than the

@@ -51,13 +51,7 @@ export async function replaceSigningSecret(
       secretCiphertext: change.secretCiphertext,
       rotatedAt: change.rotatedAt,
     })
-    .where(
-      and(
-        eq(callbackSigningKeys.id, keyId),
-        eq(callbackSigningKeys.tenantId, tenantId),
-        eq(callbackSigningKeys.status, "active"),
-      ),
-    )
+    .where(activeKey(tenantId, keyId))
     .returning();
   return rows[0] ?? null;
 }
@@ -73,13 +67,12 @@ export async function markSigningKeyRetired(tx: Executor, tenantId: string, keyI
       previousSecretCiphertext: null,
       previousSecretExpiresAt: null,
     })
-    .where(
-      and(
-        eq(callbackSigningKeys.id, keyId),
-        eq(callbackSigningKeys.tenantId, tenantId),
-        eq(callbackSigningKeys.status, "active"),
-      ),
-    )
+    .where(activeKey(tenantId, keyId))
     .returning();
   return rows[0] ?? null;
+}
+
+// The guard of both changes to a key: this tenant's key, still active.
+function activeKey(tenantId: string, keyId: string) {
+  return and(eq(callbackSigningKeys.id, keyId), eq(callbackSigningKeys.tenantId, tenantId), eq(callbackSigningKeys.status, "active"));
 }
