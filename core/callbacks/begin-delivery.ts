@@ -1,7 +1,8 @@
 import type { Executor } from "../db/client.js";
 import type { IdGenerator } from "../ids.js";
 import type { FinishParticipant } from "../tasks/finish-batch.js";
-import { isTerminal, type TaskRow } from "../tasks/repository.js";
+import type { TaskRow } from "../tasks/repository.js";
+import { isTerminal } from "../tasks/state.js";
 import { startCallbackState } from "./delivery-repository.js";
 import { enqueueDeliveryAttempt } from "./delivery-job.js";
 import type { CallbackState } from "./state.js";

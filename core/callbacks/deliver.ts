@@ -1,6 +1,7 @@
 import { recordCallbackAttempt } from "../observability/task-events.js";
 import type { Core } from "../runtime.js";
-import { findTask, isTerminal } from "../tasks/repository.js";
+import { findTask } from "../tasks/repository.js";
+import { isTerminal } from "../tasks/state.js";
 import { replaceCallbackState } from "./delivery-repository.js";
 import { enqueueDeliveryAttempt, parseDeliveryJob } from "./delivery-job.js";
 import { nextAttemptAt } from "./schedule.js";

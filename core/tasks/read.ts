@@ -3,7 +3,8 @@ import { ServiceError } from "../errors/index.js";
 import { decodeCursor, pageOf, pageQuerySchema, parseListQuery, type ListParameters } from "../operations/pagination.js";
 import type { Core } from "../runtime.js";
 import { toEnvelope, type TaskEnvelope } from "./envelope.js";
-import { listTasks, TERMINAL_STATUSES, OPEN_STATUSES, type TaskListPosition } from "./repository.js";
+import { listTasks, type TaskListPosition } from "./repository.js";
+import { OPEN_STATUSES, TERMINAL_STATUSES } from "./state.js";
 import { readTaskForTenant } from "./task-reads.js";
 
 export function envelopeContext(core: Core) {

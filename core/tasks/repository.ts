@@ -3,9 +3,7 @@ import type { Executor } from "../db/client.js";
 import { tasks } from "../db/schema/index.js";
 import { taskRowOf, type TaskRow } from "./task-rows.js";
 
-export type { TaskChanges, TaskRow } from "./task-rows.js";
-
-export { isTerminal, OPEN_STATUSES, TERMINAL_STATUSES } from "./state.js";
+export type { TaskRow } from "./task-rows.js";
 
 export async function findTaskForTenant(tx: Executor, tenantId: string, taskId: string): Promise<TaskRow | null> {
   const rows = await tx
