@@ -5,7 +5,7 @@ import { fundamentalHz } from "../media/audio-analysis.js";
 import { fetchAcceptedRecording, RecordingError } from "../media/recording-input.js";
 import { timbreForFundamental, type Timbre } from "../media/voice-timbre.js";
 import { synthesizeSpeechToFile } from "../speech-synthesis.js";
-import { LANGUAGE_BOOST_VALUES, subtagOfLanguageBoost } from "../../core/providers/vendorA/language-boost.js";
+import { LANGUAGE_BOOST_VALUES, subtagOfLanguageBoost } from "./vendor-a-languages.js";
 import type { EmulatorContext } from "../vendor-family.js";
 import type { ClonedVoices } from "./vendor-a-cloned-voices.js";
 import { BASE, fileUrl, invalidParams, receiveCall, traceId } from "./vendor-a-calls.js";
@@ -36,7 +36,7 @@ const cloneRequestSchema = z
     // The speech model the demonstration is spoken with, by the vendor's id.
     model: z.enum(SPEECH_MODELS),
     text: z.string().trim().min(1).max(1000),
-    language_boost: z.enum(LANGUAGE_BOOST_VALUES as [string, ...string[]]).optional(),
+    language_boost: z.enum(LANGUAGE_BOOST_VALUES).optional(),
     need_noise_reduction: z.boolean().optional(),
     need_volume_normalization: z.boolean().optional(),
     aigc_watermark: z.boolean().optional(),

@@ -6,7 +6,7 @@ import { z } from "zod";
 import { AUDIO_CONTENT_TYPES, type AudioFormat } from "../audio-encoding.js";
 import type { FaultKind } from "../faults.js";
 import { synthesizeSpeechToFile } from "../speech-synthesis.js";
-import { LANGUAGE_BOOST_VALUES, subtagOfLanguageBoost } from "../../core/providers/vendorA/language-boost.js";
+import { LANGUAGE_BOOST_VALUES, subtagOfLanguageBoost } from "./vendor-a-languages.js";
 import { ClonedVoices } from "./vendor-a-cloned-voices.js";
 import { registerVendorAChatRoutes } from "./vendor-a-chat.js";
 import { registerVendorAImageRoutes } from "./vendor-a-image.js";
@@ -54,7 +54,7 @@ const speechRequestSchema = z
       sample_rate: z.number().int(),
       channel: z.literal(1),
     }),
-    language_boost: z.enum(LANGUAGE_BOOST_VALUES as [string, ...string[]]).optional(),
+    language_boost: z.enum(LANGUAGE_BOOST_VALUES).optional(),
     pronunciation_dict: z.object({ tone: z.array(z.string()) }).optional(),
     output_format: z.enum(["hex", "url"]).optional(),
   })
