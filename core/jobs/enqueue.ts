@@ -26,11 +26,23 @@ export async function enqueueJob(tx: Executor, name: JobName, payload: Record<st
     )`);
 }
 
-// Many jobs of one kind in one call of graphile_worker.add_jobs, inside a transaction on a direct connection. One
-// call sends one NOTIFY, where add_job sends one per job, and commits that notify are serialized by Postgres.
+// Many jobs of one kind, without keys, added by one INSERT into graphile-worker's job table, inside a transaction on
+// a direct connection, and announced by one NOTIFY as graphile_worker.add_jobs announces them. add_jobs itself is
+// not used for these: before inserting it clears the keys its specs name with an UPDATE whose plan PL/pgSQL caches
+// while the job table is small, and that plan scans the whole table on every later call (2.5 ms per admission
+// batch at 50,000 queued jobs, 55 % of the database's time in the create benchmark; docs/workarounds.md). Jobs
+// without keys need none of it. The columns left out take graphile-worker's defaults, as add_jobs' do.
 export async function enqueueJobsDirect(sql: AdmissionSql, name: JobName, payloads: readonly Record<string, unknown>[]) {
   await sql`
-    select count(*) from graphile_worker.add_jobs(array(
-      select (${name}::text, p, null::text, null::timestamptz, ${DEFAULT_MAX_ATTEMPTS}::smallint, null::text, null::smallint, null::text[])::graphile_worker.job_spec
-        from json_array_elements(${sql.json(payloads as postgres.JSONValue)}::json) as p))`;
+    with known as (
+      insert into graphile_worker._private_tasks (identifier) values (${name}) on conflict do nothing returning id
+    ), job_task as (
+      select id from known union all select id from graphile_worker._private_tasks where identifier = ${name}
+    ), added as (
+      insert into graphile_worker._private_jobs (task_id, payload, max_attempts)
+      select (select id from job_task limit 1), p, ${DEFAULT_MAX_ATTEMPTS}
+        from json_array_elements(${sql.json(payloads as postgres.JSONValue)}::json) as p
+      returning 1
+    )
+    select pg_notify('jobs:insert', json_build_object('r', random(), 'count', (select count(*) from added))::text)`;
 }
