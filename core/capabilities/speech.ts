@@ -6,8 +6,9 @@ import { bcp47Tag, codePointLength, primarySubtag, textOfLength } from "../contr
 import { ServiceError } from "../errors/index.js";
 import { selectModel, type Requirement } from "../selection/select.js";
 import { modelField } from "./model-field.js";
-import type { Capability, Quote } from "./types.js";
+import type { Quote } from "./types.js";
 import { preparedFrom } from "./prepared.js";
+import { defineCapability } from "./define.js";
 
 const toneEntry = z
   .string()
@@ -139,7 +140,7 @@ function speechRequirements(input: SpeechInput, voiceModels: readonly string[]):
   return requirements;
 }
 
-export const speechCapability: Capability<SpeechInput> = {
+export const speechCapability = defineCapability({
   id: "text_to_speech",
   path: "/v1/audio/speech",
   area: "speech",
@@ -169,4 +170,4 @@ export const speechCapability: Capability<SpeechInput> = {
     });
     return preparedFrom(selection, speechQuote(selection.model, input.input));
   },
-};
+});

@@ -82,8 +82,10 @@ export interface CapabilityLifecycle {
 }
 
 // One task-creating endpoint. REST routes, MCP tools, validation, catalog and OpenAPI are derived from these.
-export interface Capability<I extends CommonCreateInput = CommonCreateInput> {
-  id: string;
+// The functions taking the input are methods, so an entry of a particular input is also a Capability of the common
+// one (method parameters are compared bivariantly): the table holds every entry without a cast.
+export interface Capability<I extends CommonCreateInput = CommonCreateInput, Id extends string = string> {
+  id: Id;
   path: string;
   area: Area;
   summary: string;

@@ -20,7 +20,7 @@ export async function ensureMediaResolved(core: Core, task: TaskRow): Promise<Re
     facts = await resolveMediaInputs(core, schema, { id: task.id, tenantId: task.tenantId, input });
     await transitionTask(core.db, task.id, "advance", { resolvedMedia: facts });
   }
-  const failures = findCapability(task.capability)?.checkResolvedMedia?.(input as never, facts, task.resolvedModel) ?? [];
+  const failures = findCapability(task.capability)?.checkResolvedMedia?.(input, facts, task.resolvedModel) ?? [];
   if (failures.length > 0) throw invalidRequest(failures);
   return facts;
 }

@@ -4,9 +4,9 @@ import { commonCreateFields, type CommonCreateInput } from "../../contracts/comm
 import { mediaInput } from "../../contracts/media-input.js";
 import { textOfLength } from "../../contracts/text.js";
 import { ServiceError } from "../../errors/index.js";
-import type { Capability } from "../types.js";
 import { musicCrossFieldRules, musicSongFields, prepareMusic } from "./music-rules.js";
 import { recordingFailures } from "./recording-limits.js";
+import { defineCapability } from "../define.js";
 
 export const referenceAudioToMusicInputSchema = z
   .object({
@@ -28,7 +28,7 @@ export const referenceAudioToMusicInputSchema = z
 
 export type ReferenceAudioToMusicInput = z.infer<typeof referenceAudioToMusicInputSchema> & CommonCreateInput;
 
-export const referenceAudioToMusicCapability: Capability<ReferenceAudioToMusicInput> = {
+export const referenceAudioToMusicCapability = defineCapability({
   id: "reference_audio_to_music",
   path: "/v1/music/reference-audio-to-music",
   area: "music",
@@ -71,4 +71,4 @@ export const referenceAudioToMusicCapability: Capability<ReferenceAudioToMusicIn
       limits: (m) => m.constraints.reference_audio_to_music,
     });
   },
-};
+});

@@ -3,8 +3,8 @@ import { MUSIC_MODELS } from "../../catalog/audio-models.js";
 import { commonCreateFields, type CommonCreateInput } from "../../contracts/common-create.js";
 import { textOfLength } from "../../contracts/text.js";
 import { requiredModelField } from "../model-field.js";
-import type { Capability } from "../types.js";
 import { musicCrossFieldRules, musicSongFields, prepareMusic } from "./music-rules.js";
+import { defineCapability } from "../define.js";
 
 const MODEL_IDS = MUSIC_MODELS.filter((m) => m.capabilities.includes("text_to_music")).map((m) => m.id);
 
@@ -22,7 +22,7 @@ export const textToMusicInputSchema = z
 
 export type TextToMusicInput = z.infer<typeof textToMusicInputSchema> & CommonCreateInput;
 
-export const textToMusicCapability: Capability<TextToMusicInput> = {
+export const textToMusicCapability = defineCapability({
   id: "text_to_music",
   path: "/v1/music/text-to-music",
   area: "music",
@@ -42,4 +42,4 @@ export const textToMusicCapability: Capability<TextToMusicInput> = {
   async prepare(input, ctx) {
     return prepareMusic(input, ctx, { capability: "text_to_music", priceMode: "text", limits: (m) => m.constraints.text_to_music });
   },
-};
+});

@@ -7,9 +7,10 @@ import { bcp47Tag, primarySubtag, textOfLength } from "../../contracts/text.js";
 import { selectModel, type Requirement } from "../../selection/select.js";
 import { insertPendingVoices, settleClonedVoice } from "../../voices/clone-lifecycle.js";
 import { modelField } from "../model-field.js";
-import type { Capability, Quote } from "../types.js";
+import type { Quote } from "../types.js";
 import { preparedFrom } from "../prepared.js";
 import { recordingFailures } from "./recording-limits.js";
+import { defineCapability } from "../define.js";
 
 const MODEL_IDS = VOICE_CLONE_MODELS.map((m) => m.id);
 
@@ -75,7 +76,7 @@ function voiceCloneQuote(model: VoiceCloneModel): Quote {
   return { lines: [line], totalMicro: line.amountMicro, counters: {} };
 }
 
-export const voiceCloneCapability: Capability<VoiceCloneInput> = {
+export const voiceCloneCapability = defineCapability({
   id: "voice_clone",
   path: "/v1/voices",
   area: "voices",
@@ -116,4 +117,4 @@ export const voiceCloneCapability: Capability<VoiceCloneInput> = {
   },
   // The voice a clone makes is listed from admission, pending, and settled by the task's end.
   lifecycle: { admitted: insertPendingVoices, finished: settleClonedVoice },
-};
+});

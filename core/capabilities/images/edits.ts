@@ -4,9 +4,9 @@ import { editRegionSchema, imageOptionFields } from "../../contracts/image-optio
 import { mediaInput } from "../../contracts/media-input.js";
 import { failure, type FieldFailure } from "../../errors/index.js";
 import { modelField } from "../model-field.js";
-import type { Capability } from "../types.js";
 import { imageModelsFor, prepareImageGeneration } from "./image-generation.js";
 import { editRegionRequirements, imageOptionRequirements, inputImagesRequirement } from "./image-requirements.js";
+import { defineCapability } from "../define.js";
 
 const CAPABILITY_ID = "image_edit";
 const MODEL_IDS = imageModelsFor(CAPABILITY_ID).map((m) => m.id);
@@ -37,7 +37,7 @@ function regionTargets(input: ImageEditInput): FieldFailure[] {
   );
 }
 
-export const imageEditCapability: Capability<ImageEditInput> = {
+export const imageEditCapability = defineCapability({
   id: CAPABILITY_ID,
   path: "/v1/images/edits",
   area: "images",
@@ -65,4 +65,4 @@ export const imageEditCapability: Capability<ImageEditInput> = {
       ctx,
     );
   },
-};
+});

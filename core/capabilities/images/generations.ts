@@ -3,9 +3,9 @@ import { commonCreateFields, type CommonCreateInput } from "../../contracts/comm
 import { imageOptionFields, outputRelationshipSchema } from "../../contracts/image-options.js";
 import { failure } from "../../errors/index.js";
 import { modelField } from "../model-field.js";
-import type { Capability } from "../types.js";
 import { imageModelsFor, prepareImageGeneration } from "./image-generation.js";
 import { imageOptionRequirements, outputRelationshipRequirement, reasoningRequirements } from "./image-requirements.js";
+import { defineCapability } from "../define.js";
 
 const CAPABILITY_ID = "text_to_image";
 const MODEL_IDS = imageModelsFor(CAPABILITY_ID).map((m) => m.id);
@@ -25,7 +25,7 @@ export const imageGenerationInputSchema = z
 
 export type ImageGenerationInput = z.infer<typeof imageGenerationInputSchema> & CommonCreateInput;
 
-export const imageGenerationCapability: Capability<ImageGenerationInput> = {
+export const imageGenerationCapability = defineCapability({
   id: CAPABILITY_ID,
   path: "/v1/images/generations",
   area: "images",
@@ -56,4 +56,4 @@ export const imageGenerationCapability: Capability<ImageGenerationInput> = {
       ctx,
     );
   },
-};
+});

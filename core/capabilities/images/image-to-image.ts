@@ -3,9 +3,9 @@ import { commonCreateFields, type CommonCreateInput } from "../../contracts/comm
 import { imageOptionFields, outputRelationshipSchema } from "../../contracts/image-options.js";
 import { mediaInput } from "../../contracts/media-input.js";
 import { modelField } from "../model-field.js";
-import type { Capability } from "../types.js";
 import { imageModelsFor, prepareImageGeneration } from "./image-generation.js";
 import { imageOptionRequirements, inputImagesRequirement, outputRelationshipRequirement } from "./image-requirements.js";
+import { defineCapability } from "../define.js";
 
 const CAPABILITY_ID = "image_to_image";
 const MODEL_IDS = imageModelsFor(CAPABILITY_ID).map((m) => m.id);
@@ -25,7 +25,7 @@ export const imageToImageInputSchema = z
 
 export type ImageToImageInput = z.infer<typeof imageToImageInputSchema> & CommonCreateInput;
 
-export const imageToImageCapability: Capability<ImageToImageInput> = {
+export const imageToImageCapability = defineCapability({
   id: CAPABILITY_ID,
   path: "/v1/images/image-to-image",
   area: "images",
@@ -56,4 +56,4 @@ export const imageToImageCapability: Capability<ImageToImageInput> = {
       ctx,
     );
   },
-};
+});

@@ -6,9 +6,10 @@ import { textOfLength } from "../../contracts/text.js";
 import { findPrice, priceLine } from "../../credits/pricing.js";
 import { selectModel } from "../../selection/select.js";
 import { requiredModelField } from "../model-field.js";
-import type { Capability, Quote } from "../types.js";
+import type { Quote } from "../types.js";
 import { understandingOptionFields, understandingRequirements } from "../understanding-requirements.js";
 import { preparedFrom } from "../prepared.js";
+import { defineCapability } from "../define.js";
 
 const CAPABILITY_ID = "image_to_text";
 export const IMAGE_INPUT_METER = "image_input";
@@ -40,7 +41,7 @@ export function imageUnderstandingQuote(model: UnderstandingModel, imageCount: n
   return { lines: [line], totalMicro: line.amountMicro, counters: { image_count: imageCount } };
 }
 
-export const imageUnderstandingCapability: Capability<ImageUnderstandingInput> = {
+export const imageUnderstandingCapability = defineCapability({
   id: CAPABILITY_ID,
   path: "/v1/images/responses",
   area: "images",
@@ -78,4 +79,4 @@ export const imageUnderstandingCapability: Capability<ImageUnderstandingInput> =
     });
     return preparedFrom(selection, imageUnderstandingQuote(selection.model, input.images.length));
   },
-};
+});

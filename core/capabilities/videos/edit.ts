@@ -4,11 +4,11 @@ import { commonCreateFields, type CommonCreateInput } from "../../contracts/comm
 import { referenceSchema } from "../../contracts/media-input.js";
 import { videoMediaInput, videoOptionFields, videoText } from "../../contracts/video-options.js";
 import { modelField } from "../model-field.js";
-import type { Capability } from "../types.js";
 import { billedSeconds } from "./pricing.js";
 import { prepareVideoGeneration, VIDEO_GENERATION_DEADLINE_SECONDS } from "./prepare-generation.js";
 import { referenceRequirements } from "./reference-requirements.js";
 import { durationRequirements, oneOf, optionRequirements } from "./requirements.js";
+import { defineCapability } from "../define.js";
 
 const MODEL_IDS = videoModelsFor("video_edit").map((m) => m.id);
 
@@ -29,7 +29,7 @@ export const videoEditInputSchema = z
 
 export type VideoEditInput = z.infer<typeof videoEditInputSchema> & CommonCreateInput;
 
-export const videoEditCapability: Capability<VideoEditInput> = {
+export const videoEditCapability = defineCapability({
   id: "video_edit",
   path: "/v1/videos/edit",
   area: "videos",
@@ -66,4 +66,4 @@ export const videoEditCapability: Capability<VideoEditInput> = {
       },
       ctx,
     ),
-};
+});

@@ -6,10 +6,10 @@ import { videoMediaInput, videoOptionFields, videoText } from "../../contracts/v
 import { failure, type FieldFailure } from "../../errors/index.js";
 import type { MediaFacts } from "../../media/slots.js";
 import { modelField } from "../model-field.js";
-import type { Capability } from "../types.js";
 import { prepareVideoGeneration, VIDEO_GENERATION_DEADLINE_SECONDS } from "./prepare-generation.js";
 import { referenceRequirements } from "./reference-requirements.js";
 import { optionRequirements, type VideoRequirement } from "./requirements.js";
+import { defineCapability } from "../define.js";
 
 const MIN_EXTEND_SECONDS = 2;
 
@@ -61,7 +61,7 @@ function longerThanSource(input: VideoExtendInput, media: Readonly<Record<string
   return [failure(["duration"], `must exceed the source video's duration of ${Number(source.toFixed(3))} s`)];
 }
 
-export const videoExtendCapability: Capability<VideoExtendInput> = {
+export const videoExtendCapability = defineCapability({
   id: "video_extend",
   path: "/v1/videos/extend",
   area: "videos",
@@ -98,4 +98,4 @@ export const videoExtendCapability: Capability<VideoExtendInput> = {
       },
       ctx,
     ),
-};
+});

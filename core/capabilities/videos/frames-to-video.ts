@@ -4,10 +4,10 @@ import { commonCreateFields, type CommonCreateInput } from "../../contracts/comm
 import { mediaInput } from "../../contracts/media-input.js";
 import { videoOptionFields, videoText } from "../../contracts/video-options.js";
 import { modelField } from "../model-field.js";
-import type { Capability } from "../types.js";
 import { billedSeconds } from "./pricing.js";
 import { prepareVideoGeneration, VIDEO_GENERATION_DEADLINE_SECONDS } from "./prepare-generation.js";
 import { drivingAudioRequirement, durationRequirements, oneOf, optionRequirements } from "./requirements.js";
+import { defineCapability } from "../define.js";
 
 const MODEL_IDS = videoModelsFor("frames_to_video").map((m) => m.id);
 
@@ -28,7 +28,7 @@ export const framesToVideoInputSchema = z
 
 export type FramesToVideoInput = z.infer<typeof framesToVideoInputSchema> & CommonCreateInput;
 
-export const framesToVideoCapability: Capability<FramesToVideoInput> = {
+export const framesToVideoCapability = defineCapability({
   id: "frames_to_video",
   path: "/v1/videos/frames-to-video",
   area: "videos",
@@ -65,4 +65,4 @@ export const framesToVideoCapability: Capability<FramesToVideoInput> = {
       ctx,
     );
   },
-};
+});

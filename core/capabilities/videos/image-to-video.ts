@@ -4,10 +4,10 @@ import { commonCreateFields, type CommonCreateInput } from "../../contracts/comm
 import { mediaInput } from "../../contracts/media-input.js";
 import { videoOptionFields, videoText } from "../../contracts/video-options.js";
 import { modelField } from "../model-field.js";
-import type { Capability } from "../types.js";
 import { billedSeconds } from "./pricing.js";
 import { prepareVideoGeneration, VIDEO_GENERATION_DEADLINE_SECONDS } from "./prepare-generation.js";
 import { drivingAudioRequirement, durationRequirements, optionRequirements } from "./requirements.js";
+import { defineCapability } from "../define.js";
 
 const MODEL_IDS = videoModelsFor("image_to_video").map((m) => m.id);
 
@@ -24,7 +24,7 @@ export const imageToVideoInputSchema = z
 
 export type ImageToVideoInput = z.infer<typeof imageToVideoInputSchema> & CommonCreateInput;
 
-export const imageToVideoCapability: Capability<ImageToVideoInput> = {
+export const imageToVideoCapability = defineCapability({
   id: "image_to_video",
   path: "/v1/videos/image-to-video",
   area: "videos",
@@ -55,4 +55,4 @@ export const imageToVideoCapability: Capability<ImageToVideoInput> = {
       },
       ctx,
     ),
-};
+});

@@ -1,4 +1,3 @@
-import type { Capability } from "../types.js";
 import { videoEditCapability } from "./edit.js";
 import { videoExtendCapability } from "./extend.js";
 import { framesToVideoCapability } from "./frames-to-video.js";
@@ -10,7 +9,7 @@ import { textToVideoCapability } from "./text-to-video.js";
 
 // Video endpoints, in SPEC.md's order: text-, image-, frames- and reference-to-video, edit, extend,
 // prompts/enhance, responses (video understanding).
-export const VIDEO_CAPABILITIES: readonly Capability[] = [
+export const VIDEO_CAPABILITIES = [
   textToVideoCapability,
   imageToVideoCapability,
   framesToVideoCapability,
@@ -19,4 +18,4 @@ export const VIDEO_CAPABILITIES: readonly Capability[] = [
   videoExtendCapability,
   promptEnhanceCapability,
   videoResponsesCapability,
-] as unknown as readonly Capability[];
+] as const;

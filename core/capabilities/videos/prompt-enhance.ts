@@ -6,8 +6,9 @@ import { codePointLength, textOfLength } from "../../contracts/text.js";
 import { failure, type FieldFailure } from "../../errors/index.js";
 import { findPrice, priceLine } from "../../credits/pricing.js";
 import { selectModel } from "../../selection/select.js";
-import type { Capability, Quote } from "../types.js";
+import type { Quote } from "../types.js";
 import { preparedFrom } from "../prepared.js";
+import { defineCapability } from "../define.js";
 
 // The request's `model` is ignored: enhancement always runs on the one enhancement model of the catalog.
 const enhancer = ENHANCEMENT_MODELS[0] as EnhancementModel;
@@ -65,7 +66,7 @@ export function enhancementQuote(model: EnhancementModel, prompt: string): Quote
   };
 }
 
-export const promptEnhanceCapability: Capability<PromptEnhanceInput> = {
+export const promptEnhanceCapability = defineCapability({
   id: "video_prompt_enhancement",
   path: "/v1/videos/prompts/enhance",
   area: "videos",
@@ -101,4 +102,4 @@ export const promptEnhanceCapability: Capability<PromptEnhanceInput> = {
       requestedModel: "auto",
     };
   },
-};
+});

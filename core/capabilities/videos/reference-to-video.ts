@@ -4,11 +4,11 @@ import { commonCreateFields, type CommonCreateInput } from "../../contracts/comm
 import { referenceSchema } from "../../contracts/media-input.js";
 import { videoOptionFields, videoText } from "../../contracts/video-options.js";
 import { modelField } from "../model-field.js";
-import type { Capability } from "../types.js";
 import { billedSeconds } from "./pricing.js";
 import { prepareVideoGeneration, VIDEO_GENERATION_DEADLINE_SECONDS } from "./prepare-generation.js";
 import { referenceRequirements } from "./reference-requirements.js";
 import { durationRequirements, optionRequirements } from "./requirements.js";
+import { defineCapability } from "../define.js";
 
 const MODEL_IDS = videoModelsFor("reference_to_video").map((m) => m.id);
 
@@ -28,7 +28,7 @@ export const referenceToVideoInputSchema = z
 
 export type ReferenceToVideoInput = z.infer<typeof referenceToVideoInputSchema> & CommonCreateInput;
 
-export const referenceToVideoCapability: Capability<ReferenceToVideoInput> = {
+export const referenceToVideoCapability = defineCapability({
   id: "reference_to_video",
   path: "/v1/videos/reference-to-video",
   area: "videos",
@@ -62,4 +62,4 @@ export const referenceToVideoCapability: Capability<ReferenceToVideoInput> = {
       },
       ctx,
     ),
-};
+});

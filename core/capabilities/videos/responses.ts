@@ -9,8 +9,9 @@ import type { MediaFacts } from "../../media/slots.js";
 import { selectModel } from "../../selection/select.js";
 import { understandingOptionFields, understandingRequirements } from "../understanding-requirements.js";
 import { requiredModelField } from "../model-field.js";
-import type { Capability, Quote } from "../types.js";
+import type { Quote } from "../types.js";
 import { preparedFrom } from "../prepared.js";
+import { defineCapability } from "../define.js";
 
 const CAPABILITY_ID = "video_to_text";
 
@@ -45,7 +46,7 @@ function withinModelLength(_input: VideoResponsesInput, media: Readonly<Record<s
   return [failure(["video"], `is ${Number(seconds.toFixed(3))} s long; ${modelId} reads at most ${max} s`)];
 }
 
-export const videoResponsesCapability: Capability<VideoResponsesInput> = {
+export const videoResponsesCapability = defineCapability({
   id: CAPABILITY_ID,
   path: "/v1/videos/responses",
   area: "videos",
@@ -79,4 +80,4 @@ export const videoResponsesCapability: Capability<VideoResponsesInput> = {
     });
     return preparedFrom(selection, videoUnderstandingQuote(selection.model));
   },
-};
+});

@@ -4,10 +4,10 @@ import { commonCreateFields, type CommonCreateInput } from "../../contracts/comm
 import { mediaInput } from "../../contracts/media-input.js";
 import { videoOptionFields, videoText } from "../../contracts/video-options.js";
 import { modelField } from "../model-field.js";
-import type { Capability } from "../types.js";
 import { billedSeconds } from "./pricing.js";
 import { prepareVideoGeneration, VIDEO_GENERATION_DEADLINE_SECONDS } from "./prepare-generation.js";
 import { drivingAudioRequirement, durationRequirements, optionRequirements } from "./requirements.js";
+import { defineCapability } from "../define.js";
 
 const MODEL_IDS = videoModelsFor("text_to_video").map((m) => m.id);
 
@@ -23,7 +23,7 @@ export const textToVideoInputSchema = z
 
 export type TextToVideoInput = z.infer<typeof textToVideoInputSchema> & CommonCreateInput;
 
-export const textToVideoCapability: Capability<TextToVideoInput> = {
+export const textToVideoCapability = defineCapability({
   id: "text_to_video",
   path: "/v1/videos/text-to-video",
   area: "videos",
@@ -54,4 +54,4 @@ export const textToVideoCapability: Capability<TextToVideoInput> = {
       },
       ctx,
     ),
-};
+});
