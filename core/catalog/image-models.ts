@@ -31,6 +31,7 @@ export const IMAGE_OUTPUT_METER = "image_output";
 const IMAGE_CREATION = ["text_to_image", "image_to_image", "image_edit"] as const;
 
 const WIDE_ASPECTS = ["1:1", "16:9", "9:16", "4:3", "3:4", "3:2", "2:3", "21:9", "source"] as const;
+// Also the five ratios Imagen renders (vendorE), which takes no other.
 const COMMON_ASPECTS = ["1:1", "16:9", "9:16", "4:3", "3:4", "source"] as const;
 const BASIC_ASPECTS = ["1:1", "16:9", "9:16", "source"] as const;
 
@@ -51,11 +52,11 @@ export const IMAGE_MODELS: readonly ImageModel[] = [
     kind: "image",
     capabilities: IMAGE_CREATION,
     created: 1_764_547_200,
-    description: "Flagship photoreal model up to 4K with reasoning, related sets and palettes; no seed or negative prompt.",
+    description: "Flagship photoreal model at 1K or 2K with reasoning, related sets and palettes; no seed or negative prompt.",
     constraints: {
       counts: [1, 2, 3, 4],
-      canvas_tiers: ["1K", "2K", "4K"],
-      canvas_aspects: WIDE_ASPECTS,
+      canvas_tiers: ["1K", "2K"],
+      canvas_aspects: COMMON_ASPECTS,
       seed: false,
       negative_prompt: false,
       enhance_prompt: [true, false],
@@ -65,7 +66,7 @@ export const IMAGE_MODELS: readonly ImageModel[] = [
       max_edit_regions: 0,
       max_input_images: 4,
     },
-    prices: [perImage(40_000n), perImage(30_000n, "1K"), perImage(80_000n, "4K")],
+    prices: [perImage(40_000n), perImage(30_000n, "1K")],
   },
   {
     id: "vendorE-image-2.5-sunburst",

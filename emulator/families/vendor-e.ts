@@ -1,8 +1,8 @@
 import { setTimeout as delay } from "node:timers/promises";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
-import { canvasPixelSize, CanvasSizeError, type PixelSize } from "../../core/catalog/canvas.js";
 import type { FaultKind } from "../faults.js";
+import { canvasPixelSize, CanvasSizeError, type PixelSize } from "../media/canvas-size.js";
 import { renderDerivedSet, type DerivationInputs } from "../media/image-derive.js";
 import { findImageModel, imageAskProblem, randomSeed } from "../media/image-limits.js";
 import { renderImageSet } from "../media/image-render.js";
@@ -10,7 +10,7 @@ import { InputPictureError } from "../media/input-pictures.js";
 import { PNG_CONTENT_TYPE } from "../media/stored-images.js";
 import type { EmulatorContext, VendorFamily } from "../vendor-family.js";
 import { acceptRawBodies, isRecord, parseJsonBody } from "./raw-json-body.js";
-import { emulatedImageModel } from "./vendor-e-models.js";
+import { controlNameOf } from "../vendors/vendor-e-models.js";
 import { EDIT_MODES, readReferences, referenceImageSchema } from "./vendor-e-references.js";
 
 // vendorE images: Imagen's synchronous predict call on Vertex AI (docs/providers/vendorE.md), under a base URL
@@ -68,13 +68,12 @@ export const vendorEFamily: VendorFamily = {
 
 async function predict(request: FastifyRequest<{ Params: { target: string } }>, reply: FastifyReply, context: EmulatorContext) {
   const [imagenId, method] = request.params.target.split(":");
-  const modelId = imagenId === undefined ? undefined : emulatedImageModel(imagenId);
   const body = parseJsonBody(request.body);
   context.requests.record({
     family: FAMILY,
     method: request.method,
     path: request.url.split("?")[0] ?? request.url,
-    model: modelId ?? imagenId ?? null,
+    model: imagenId === undefined ? null : controlNameOf(imagenId),
     at: new Date().toISOString(),
   });
   if (context.latencyMs > 0) await delay(context.latencyMs);
@@ -82,7 +81,7 @@ async function predict(request: FastifyRequest<{ Params: { target: string } }>, 
   if (!request.headers["x-goog-api-key"]) {
     return sendError(reply, 403, "PERMISSION_DENIED", "The caller does not have permission: no API key was given.");
   }
-  const model = modelId === undefined ? undefined : findImageModel(FAMILY, modelId);
+  const model = imagenId === undefined ? undefined : findImageModel(FAMILY, imagenId);
   if (model === undefined || method !== "predict") {
     return sendError(reply, 404, "NOT_FOUND", `Publisher Model \`publishers/google/models/${imagenId ?? ""}\` was not found.`);
   }
@@ -110,7 +109,7 @@ async function predict(request: FastifyRequest<{ Params: { target: string } }>, 
   });
   if (problem) return sendError(reply, 400, "INVALID_ARGUMENT", problem);
 
-  const fault = context.faults.take(FAMILY, model.id);
+  const fault = context.faults.take(FAMILY, controlNameOf(model.id));
   if (fault?.kind === "hang") {
     // Fastify is started with forceCloseConnections, so closing the emulator ends this socket.
     reply.hijack();

@@ -2,11 +2,11 @@ import { randomUUID } from "node:crypto";
 import { setTimeout as delay } from "node:timers/promises";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
-import { UNDERSTANDING_MODELS } from "../../core/catalog/understanding-models.js";
 import type { TriggeredFault } from "../faults.js";
 import { answerAbout, describePicture, imageTokens, textTokens } from "../media/image-analysis.js";
 import { downloadPictures, InputPictureError } from "../media/input-pictures.js";
 import type { EmulatorContext } from "../vendor-family.js";
+import { VENDOR_F_VISION_MODELS } from "../vendors/vendor-f-models.js";
 import { isRecord, parseJsonBody } from "./raw-json-body.js";
 
 // vendorF vision tasks (docs/providers/vendorF.md): image understanding on vendorF-vision, with the family's task
@@ -78,14 +78,14 @@ async function createTask(request: FastifyRequest, reply: FastifyReply, context:
     const issue = parsed.error.issues[0];
     return sendError(reply, 422, "validation_error", `${issue?.path.join(".") || "body"}: ${issue?.message ?? "invalid"}`);
   }
-  const model = UNDERSTANDING_MODELS.find((candidate) => candidate.family === FAMILY && candidate.id === parsed.data.model);
+  const model = VENDOR_F_VISION_MODELS.find((candidate) => candidate.id === parsed.data.model);
   if (model === undefined) return sendError(reply, 404, "model_not_found", `Unknown model ${parsed.data.model}.`);
   const { input } = parsed.data;
-  const limits = model.constraints;
-  if (input.images.length > limits.max_images) return sendError(reply, 422, "validation_error", `${model.id} reads at most ${limits.max_images} images`);
-  if (!limits.detail_levels.includes(input.detail)) return sendError(reply, 422, "validation_error", `${model.id} does not offer detail ${input.detail}`);
-  if (input.temperature !== undefined && (input.temperature < limits.temperature.min || input.temperature > limits.temperature.max)) {
-    return sendError(reply, 422, "validation_error", `temperature must be ${limits.temperature.min} to ${limits.temperature.max}`);
+  if (input.images.length > model.maxImages) return sendError(reply, 422, "validation_error", `${model.id} reads at most ${model.maxImages} images`);
+  if (!model.detailLevels.includes(input.detail)) return sendError(reply, 422, "validation_error", `${model.id} does not offer detail ${input.detail}`);
+  const { temperature } = model;
+  if (input.temperature !== undefined && (input.temperature < temperature.min || input.temperature > temperature.max)) {
+    return sendError(reply, 422, "validation_error", `temperature must be ${temperature.min} to ${temperature.max}`);
   }
 
   const fault = context.faults.take(FAMILY, model.id);

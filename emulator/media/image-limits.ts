@@ -1,8 +1,13 @@
-import { canvasPixelSize, sourceAspect, type PixelSize } from "../../core/catalog/canvas.js";
-import { IMAGE_MODELS, type ImageModel } from "../../core/catalog/image-models.js";
+import type { VendorImageModel } from "../vendors/image-model.js";
+import { VENDOR_C_IMAGE_MODELS } from "../vendors/vendor-c-image-limits.js";
+import { IMAGEN_MODELS } from "../vendors/vendor-e-models.js";
+import { VENDOR_F_IMAGE_MODELS } from "../vendors/vendor-f-models.js";
+import { canvasPixelSize, sourceAspect, type PixelSize } from "./canvas-size.js";
 
-// What each emulated image model accepts. The vendors document these limits and our catalog records them, so
-// the emulator reads the catalog rather than keep a second copy that could drift from it.
+// What each emulated image model accepts, from the emulator's own description of each vendor (emulator/vendors/),
+// never from the service's catalog: a catalog that promises more than the vendor takes is then refused here.
+
+export type { VendorImageModel } from "../vendors/image-model.js";
 
 export interface ImageAsk {
   count: number;
@@ -18,37 +23,40 @@ export interface ImageAsk {
   editRegions?: number;
 }
 
-export function findImageModel(family: string, id: string): ImageModel | undefined {
-  return IMAGE_MODELS.find((model) => model.family === family && model.id === id);
+const IMAGE_MODELS: Readonly<Record<string, readonly VendorImageModel[]>> = {
+  vendorC: VENDOR_C_IMAGE_MODELS,
+  vendorE: IMAGEN_MODELS,
+  vendorF: VENDOR_F_IMAGE_MODELS,
+};
+
+export function findImageModel(family: string, id: string): VendorImageModel | undefined {
+  return IMAGE_MODELS[family]?.find((model) => model.id === id);
 }
 
 // The pixel sizes a model renders: every tier it offers at every ratio it offers.
-export function offeredSizes(model: ImageModel): PixelSize[] {
-  return model.constraints.canvas_tiers.flatMap((tier) =>
-    model.constraints.canvas_aspects.filter((aspect) => aspect !== "source").map((aspect) => canvasPixelSize(tier, aspect)),
-  );
+export function offeredSizes(model: VendorImageModel): PixelSize[] {
+  return model.tiers.flatMap((tier) => model.aspects.map((aspect) => canvasPixelSize(tier, aspect)));
 }
 
-// With input images, a model offering `source` also renders each of its tiers at the source image's ratio.
-function sourceSizes(model: ImageModel, source: PixelSize | undefined): PixelSize[] {
-  if (source === undefined || !model.constraints.canvas_aspects.includes("source")) return [];
-  return model.constraints.canvas_tiers.map((tier) => canvasPixelSize(tier, sourceAspect(source)));
+// With input images, a model that follows the source also renders each of its tiers at the source image's ratio.
+function sourceSizes(model: VendorImageModel, source: PixelSize | undefined): PixelSize[] {
+  if (source === undefined || !model.sourceRatio) return [];
+  return model.tiers.map((tier) => canvasPixelSize(tier, sourceAspect(source)));
 }
 
 // The first thing the model cannot do, in the vendor's words, or null.
-export function imageAskProblem(model: ImageModel, ask: ImageAsk): string | null {
-  const limits = model.constraints;
-  if (!limits.counts.includes(ask.count)) return `${model.id} generates ${limits.counts.join(", ")} images per request, not ${ask.count}`;
+export function imageAskProblem(model: VendorImageModel, ask: ImageAsk): string | null {
+  if (!model.counts.includes(ask.count)) return `${model.id} generates ${model.counts.join(", ")} images per request, not ${ask.count}`;
   const sizes = [...offeredSizes(model), ...sourceSizes(model, ask.source)];
   if (!sizes.some((size) => size.width === ask.size.width && size.height === ask.size.height)) {
     return `${model.id} does not render ${ask.size.width}x${ask.size.height}`;
   }
-  if (ask.sequence && !limits.output_relationships.includes("sequence")) return `${model.id} cannot generate related sequences`;
-  if (ask.palette && !limits.palette) return `${model.id} does not accept a color palette`;
-  if (ask.seed && !limits.seed) return `${model.id} does not accept a seed`;
-  if (ask.negativePrompt && !limits.negative_prompt) return `${model.id} does not accept a negative prompt`;
-  if ((ask.inputImages ?? 0) > limits.max_input_images) return `${model.id} takes at most ${limits.max_input_images} input images`;
-  if ((ask.editRegions ?? 0) > limits.max_edit_regions) return `${model.id} edits at most ${limits.max_edit_regions} regions`;
+  if (ask.sequence && !model.sequence) return `${model.id} cannot generate related sequences`;
+  if (ask.palette && !model.palette) return `${model.id} does not accept a color palette`;
+  if (ask.seed && !model.seed) return `${model.id} does not accept a seed`;
+  if (ask.negativePrompt && !model.negativePrompt) return `${model.id} does not accept a negative prompt`;
+  if ((ask.inputImages ?? 0) > model.maxInputImages) return `${model.id} takes at most ${model.maxInputImages} input images`;
+  if ((ask.editRegions ?? 0) > model.maxEditRegions) return `${model.id} edits at most ${model.maxEditRegions} regions`;
   return null;
 }
 

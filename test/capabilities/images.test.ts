@@ -89,8 +89,8 @@ describe("POST /v1/images/generations admission", () => {
     const two = await generate({ prompt: PROMPT, count: 2 });
     expect(two.body.billing.charged_credits).toBe("0.080000");
     const fourK = await generate({ prompt: PROMPT, count: 3, canvas: { tier: "4K" } });
-    expectQueued(fourK, "text_to_image", "vendorE-image-2.5-flare");
-    expect(fourK.body.billing.charged_credits).toBe("0.240000");
+    expectQueued(fourK, "text_to_image", "vendorF-image-3.0-pro");
+    expect(fourK.body.billing.charged_credits).toBe("0.225000");
     const oneK = await generate({ prompt: PROMPT, count: 4, canvas: { tier: "1K", aspect: "1:1" } });
     expect(oneK.body.billing.charged_credits).toBe("0.120000");
     const concrete = await generate({ prompt: PROMPT, model: "vendorC2.7-image-pro", count: 4, canvas: { tier: "4K" } });

@@ -42,7 +42,7 @@ interface ImageModelCase {
 }
 
 const MODELS: ImageModelCase[] = [
-  { model: "vendorE-image-2.5-flare", family: "vendorE", tier: "1K", aspect: "21:9", count: 4, width: 1024, height: 440 },
+  { model: "vendorE-image-2.5-flare", family: "vendorE", tier: "1K", aspect: "4:3", count: 4, width: 1024, height: 768 },
   { model: "vendorE-image-2.5-sunburst", family: "vendorE", tier: "1K", aspect: "3:4", count: 3, width: 768, height: 1024 },
   { model: "vendorE-image-2", family: "vendorE", tier: "1K", aspect: "9:16", count: 2, width: 576, height: 1024 },
   { model: "image-01-live", family: "vendorA", tier: "2K", aspect: "3:2", count: 2, width: 2048, height: 1368 },
