@@ -3,7 +3,7 @@
 // in yuv420p needs even dimensions. Adapters that send pixel sizes, the emulator that renders them and the
 // tests that check them all read this one table.
 
-const SHORT_SIDE: Readonly<Record<string, number>> = { "480p": 480, "720p": 720, "1080p": 1080, "4k": 2160 };
+const SHORT_SIDE: Readonly<Record<string, number>> = { "480p": 480, "720p": 720, "768p": 768, "1080p": 1080, "2k": 1440, "4k": 2160 };
 
 export interface VideoDimensions {
   width: number;

@@ -7,6 +7,7 @@ export const SPEECH_MODELS = ["speech-2.8-hd", "speech-2.8-turbo"] as const;
 export const MUSIC_MODEL = "music-3.0";
 export const MULTIMODAL_MODEL = "MiniMax-M3";
 export const IMAGE_MODEL = "image-01-live";
+export const VIDEO_MODEL = "MiniMax-H3";
 
 // The system voices this stand-in speaks with (the vendor's list is longer:
 // https://platform.minimax.io/docs/faq/system-voice-id); cloned voices are the others it knows.
@@ -29,6 +30,7 @@ const CONTROL_NAMES: Readonly<Record<string, string>> = {
   "speech-2.8-turbo": "vendorA-speech-2.8-turbo",
   [MUSIC_MODEL]: "vendorA-music-3.0",
   [MULTIMODAL_MODEL]: "vendorA-M3",
+  [VIDEO_MODEL]: "vendorA-h3",
 };
 
 export function controlNameOf(vendorModel: string): string {
@@ -55,3 +57,17 @@ export const MUSIC_LIMITS = {
 // Voice clone's sample bounds (the vendor's upload reference: mp3, m4a or wav, 10 s to 5 min).
 export const CLONE_SAMPLE_LIMITS = { formats: ["mp3", "m4a", "wav"], minSeconds: 10, maxSeconds: 300 } as const;
 export const CLONE_CONTROL_NAME = "vendorA-voice-clone";
+
+// Video Generation V2's bounds for MiniMax-H3 (the vendor's own client, MiniMax-AI/cli: src/video/v2.ts and
+// skill/references/h3-video.md). Resolutions name the short side of the frame this stand-in renders.
+export const VIDEO_LIMITS = {
+  shortSide: { "768P": 768, "2K": 1440 },
+  minSeconds: 4,
+  maxSeconds: 15,
+  ratios: ["adaptive", "21:9", "16:9", "4:3", "1:1", "3:4", "9:16"],
+  maxTextCharacters: 7000,
+  references: { image: 9, video: 3, audio: 3, total: 12 },
+  referenceImage: { minSide: 256, maxSide: 5760, minAspect: 0.4, maxAspect: 2.5 },
+  // Each reference video or audio lasts 2 to 15 s, and those of one kind 15 s together.
+  referenceClip: { minSeconds: 2, maxSeconds: 15, maxTotalSeconds: 15 },
+} as const;

@@ -1,88 +1,54 @@
 import { randomInt } from "node:crypto";
 import { setTimeout as delay } from "node:timers/promises";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { z } from "zod";
 import type { FaultKind } from "../faults.js";
+import { fetchMaterials, MaterialError, type VideoMaterials } from "../media/video-materials.js";
 import type { EmulatorContext } from "../vendor-family.js";
-import type { MaterialUrls } from "../media/video-materials.js";
-import { acceptVideoRequest } from "../video-acceptance.js";
-import { capabilityOf } from "../video-input-limits.js";
 import { isJobFault, VideoJobBoard, type JobFault, type VideoJob } from "../video-jobs.js";
 import { isRecord, parseJsonBody } from "./raw-json-body.js";
-import { invalidParams, sendHttpFault, vendorAStatus } from "./vendor-a-calls.js";
+import { fileUrl, invalidParams, sendHttpFault, vendorAStatus } from "./vendor-a-calls.js";
+import { controlNameOf, VIDEO_MODEL } from "./vendor-a-models.js";
+import { frameOf, materialsProblem, readContent, videoRequestSchema, type VideoRequest } from "./vendor-a-video-content.js";
 
-// vendorA video (docs/providers/vendorA.md, "Video"): submit a generation task (from a prompt, strict first and
-// last frames, or subject reference images, all by URL), query it until Success or Fail,
-// then look the produced file up in the files API, which gives its download URL (served by the family's
-// /v1/files/{file_id} route). Like vendorA speech, vendor-side errors come back in base_resp, mostly under
-// HTTP 200. A task cannot be cancelled.
+// vendorA video: Video Generation V2 (docs/providers/vendorA.md, "Video"; reference copy
+// docs/providers/reference/vendorA-video-generation-v2.json). `POST /v2/video_generation` takes MiniMax-H3's task
+// (its text, frames or references by URL with their roles, resolution, duration and ratio) and answers a task id;
+// `GET /v2/query/video_generation/{task_id}` answers `{task}`, queued → running → succeeded (with the video's URL
+// in content.url) | failed (with error.code and message). Refusals are the family's base_resp, mostly under HTTP
+// 200. H3 renders with sound.
 
 const FAMILY = "vendorA";
-const SUBMIT_PATH = "/v1/video_generation";
-// A task is seen Processing once before it can succeed.
+const SUBMIT_PATH = "/v2/video_generation";
+// A task is seen running once before it can succeed.
 const RUNNING_PROGRESS = [50];
+// A status outside the vendor's vocabulary, for the unknown_status fault.
+const UNDOCUMENTED_STATUS = "suspended";
 
-const STATUS = {
-  ...vendorAStatus({ internalError: "video engine unavailable", inputFlagged: "prompt flagged by safety review", outputBlocked: "generated video blocked" }),
-  generationFailed: { status_code: 1000, status_msg: "internal error: video generation failed" },
-};
+const STATUS = vendorAStatus({ internalError: "video engine unavailable", inputFlagged: "prompt flagged by safety review", outputBlocked: "generated video blocked" });
 
-const videoRequestSchema = z
-  .object({
-    model: z.string().min(1),
-    prompt: z.string().trim().min(1).max(2000).optional(),
-    first_frame_image: z.string().min(1).optional(),
-    last_frame_image: z.string().min(1).optional(),
-    subject_reference: z.array(z.object({ type: z.string().min(1), image: z.array(z.string().min(1)).length(1) }).strict()).min(1).optional(),
-    duration: z.number().int().default(6),
-    resolution: z.enum(["720P", "1080P"]).default("720P"),
-    aspect_ratio: z.string().default("16:9"),
-    seed: z.number().int().min(0).optional(),
-    prompt_optimizer: z.boolean().default(true),
-    aigc_watermark: z.boolean().default(true),
-  })
-  .strict();
+interface TaskDetails {
+  resolution: VideoRequest["resolution"];
+  ratio: string;
+  inputSeconds: number;
+  inputImageCount: number;
+}
 
-type VendorAJob = VideoJob<{ fileId: string; createdAt: number }>;
+type H3Job = VideoJob<TaskDetails>;
 
 export function registerVendorAVideoRoutes(app: FastifyInstance, context: EmulatorContext): void {
-  const board = new VideoJobBoard<VendorAJob["details"]>(context.files, RUNNING_PROGRESS);
-  // The files API names files by number; each task's video is registered under a file id of its own.
-  const taskOfFile = new Map<string, string>();
-  app.post(SUBMIT_PATH, (request, reply) => submitVideo(request, reply, context, board, taskOfFile));
-  app.get<{ Querystring: { task_id?: string } }>("/v1/query/video_generation", (request, reply) => {
+  const board = new VideoJobBoard<TaskDetails>(context.files, RUNNING_PROGRESS);
+  app.post(SUBMIT_PATH, (request, reply) => submitVideo(request, reply, context, board));
+  app.get<{ Params: { task_id: string } }>("/v2/query/video_generation/:task_id", (request, reply) => {
     if (!hasBearerKey(request)) return reply.code(401).send({ base_resp: STATUS.authenticationFailed });
-    const job = board.read(request.query.task_id ?? "");
-    if (job === undefined) return reply.send({ base_resp: invalidParams(`task ${request.query.task_id ?? ""} not found`) });
-    return reply.send(queryView(job));
-  });
-  app.get<{ Querystring: { file_id?: string } }>("/v1/files/retrieve", (request, reply) => {
-    if (!hasBearerKey(request)) return reply.code(401).send({ base_resp: STATUS.authenticationFailed });
-    const job = board.peek(taskOfFile.get(request.query.file_id ?? "") ?? "");
-    if (job?.phase !== "succeeded" || job.video === null) return reply.send({ base_resp: invalidParams(`file ${request.query.file_id ?? ""} not found`) });
-    return reply.send({
-      file: {
-        file_id: Number(job.details.fileId),
-        bytes: job.video.sizeBytes,
-        created_at: job.details.createdAt,
-        filename: `output.${job.spec.container}`,
-        purpose: "video_generation",
-        download_url: `${request.protocol}://${request.host}/${FAMILY}/v1/files/${job.video.fileId}`,
-      },
-      base_resp: STATUS.success,
-    });
+    const job = board.read(request.params.task_id);
+    if (job === undefined) return reply.send({ base_resp: invalidParams(`task ${request.params.task_id} not found`) });
+    return reply.send({ task: taskView(job, request) });
   });
 }
 
-async function submitVideo(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  context: EmulatorContext,
-  board: VideoJobBoard<VendorAJob["details"]>,
-  taskOfFile: Map<string, string>,
-) {
+async function submitVideo(request: FastifyRequest, reply: FastifyReply, context: EmulatorContext, board: VideoJobBoard<TaskDetails>) {
   const body = parseJsonBody(request.body);
-  const modelId = isRecord(body) && typeof body.model === "string" ? body.model : null;
+  const modelId = isRecord(body) && typeof body.model === "string" ? controlNameOf(body.model) : null;
   context.requests.record({ family: FAMILY, method: request.method, path: SUBMIT_PATH, model: modelId, at: new Date().toISOString() });
   if (context.latencyMs > 0) await delay(context.latencyMs);
   if (!hasBearerKey(request)) return reply.code(401).send({ base_resp: STATUS.authenticationFailed });
@@ -93,46 +59,48 @@ async function submitVideo(
     return reply.send({ base_resp: invalidParams(`${issue?.path.join(".") || "body"}: ${issue?.message ?? "invalid"}`) });
   }
   const task = parsed.data;
-  const urls: MaterialUrls = {
-    ...(task.first_frame_image !== undefined ? { firstFrame: task.first_frame_image } : {}),
-    ...(task.last_frame_image !== undefined ? { lastFrame: task.last_frame_image } : {}),
-    references: (task.subject_reference ?? []).map((subject) => ({ kind: "image" as const, url: subject.image[0]! })),
-  };
-  if (task.prompt === undefined && capabilityOf(urls) === "text_to_video") return reply.send({ base_resp: invalidParams("prompt is required without images") });
-  const accepted = await acceptVideoRequest(context.files, FAMILY, task.model, urls, () => ({
-    resolution: task.resolution.toLowerCase(),
-    aspectRatio: task.aspect_ratio,
-    durationSeconds: task.duration,
-    container: "mp4",
-    withAudio: false,
-    returnLastFrame: false,
-  }));
-  if (accepted.outcome === "unknown_model") return reply.send({ base_resp: invalidParams(`unknown model ${task.model}`) });
-  if (accepted.outcome === "refused") return reply.send({ base_resp: invalidParams(accepted.reason) });
+  if (task.model !== VIDEO_MODEL) return reply.send({ base_resp: invalidParams(`unknown model ${task.model}`) });
+  const content = readContent(task.content);
+  if (typeof content === "string") return reply.send({ base_resp: invalidParams(content) });
+  const ratio = task.ratio ?? (content.textOnly ? undefined : "adaptive");
+  if (ratio === undefined || (content.textOnly && ratio === "adaptive")) {
+    return reply.send({ base_resp: invalidParams("text-only generation requires a non-adaptive ratio") });
+  }
+  let materials: VideoMaterials;
+  try {
+    materials = await fetchMaterials(context.files, content.urls);
+  } catch (error) {
+    if (error instanceof MaterialError) return reply.send({ base_resp: invalidParams(error.message) });
+    throw error;
+  }
+  const problem = materialsProblem(materials);
+  if (problem !== null) return reply.send({ base_resp: invalidParams(problem) });
+  const frame = frameOf(task.resolution, ratio, materials);
+  if (frame === undefined) return reply.send({ base_resp: invalidParams("an adaptive ratio needs a picture to follow") });
 
-  const fault = context.faults.take(FAMILY, task.model);
+  const fault = context.faults.take(FAMILY, controlNameOf(task.model));
   if (fault !== undefined && !isJobFault(fault.kind)) return sendFault(fault.kind, fault.retryAfterSeconds, reply);
+  const inputSeconds = materials.references.filter((r) => r.kind === "video").reduce((sum, r) => sum + r.media.durationSeconds, 0);
   const job = board.submit(
     {
       id: String(randomInt(1e14, 2 ** 48)),
       model: task.model,
       spec: {
-        ...accepted.frame,
+        ...frame,
         durationSeconds: task.duration,
         container: "mp4",
-        withAudio: false,
-        watermark: task.aigc_watermark,
-        prompt: task.prompt ?? "",
-        seed: task.seed ?? null,
+        withAudio: true,
+        watermark: false,
+        prompt: content.prompt,
+        seed: null,
         returnLastFrame: false,
-        materials: accepted.materials,
+        materials,
       },
-      details: { fileId: String(randomInt(1e14, 2 ** 48)), createdAt: Math.floor(Date.now() / 1000) },
+      details: { resolution: task.resolution, ratio, inputSeconds: Math.ceil(inputSeconds), inputImageCount: content.imageCount },
     },
     isJobFault(fault?.kind) ? fault.kind : undefined,
   );
-  taskOfFile.set(job.details.fileId, job.id);
-  return reply.send({ task_id: job.id, base_resp: STATUS.success });
+  return reply.send({ task_id: job.id });
 }
 
 function sendFault(kind: Exclude<FaultKind, JobFault>, retryAfterSeconds: number | undefined, reply: FastifyReply) {
@@ -147,22 +115,36 @@ function sendFault(kind: Exclude<FaultKind, JobFault>, retryAfterSeconds: number
   }
 }
 
-// Status words of this vendor. `Suspended`, for the unknown_status fault, is documented nowhere.
-function queryView(job: VendorAJob) {
-  const base = { task_id: job.id };
-  if (job.undocumented) return { ...base, status: "Suspended", base_resp: STATUS.success };
-  switch (job.phase) {
-    case "queued":
-      return { ...base, status: "Queueing", base_resp: STATUS.success };
-    case "running":
-      return { ...base, status: "Processing", base_resp: STATUS.success };
-    case "succeeded":
-      return { ...base, status: "Success", file_id: job.details.fileId, video_width: job.spec.width, video_height: job.spec.height, base_resp: STATUS.success };
-    case "failed":
-    case "canceled":
-      // The reason of a failed task is the base_resp of the query itself.
-      return { ...base, status: "Fail", base_resp: job.failure === "content_filtered" ? STATUS.outputBlocked : STATUS.generationFailed };
-  }
+const STATUS_OF_PHASE = { queued: "queued", running: "running", succeeded: "succeeded", failed: "failed", canceled: "cancelled" } as const;
+
+function taskView(job: H3Job, request: FastifyRequest) {
+  const { details } = job;
+  const status = job.undocumented ? UNDOCUMENTED_STATUS : STATUS_OF_PHASE[job.phase];
+  const seconds = job.spec.durationSeconds;
+  return {
+    id: job.id,
+    model: job.model,
+    status,
+    created_at: Math.floor(job.createdAt.getTime() / 1000),
+    updated_at: Math.floor(job.updatedAt.getTime() / 1000),
+    resolution: details.resolution,
+    duration: seconds,
+    ratio: details.ratio,
+    ...(status === "succeeded" && job.video
+      ? {
+          content: { url: fileUrl(request, job.video.fileId) },
+          usage: { total_seconds: seconds + details.inputSeconds, input_seconds: details.inputSeconds, output_seconds: seconds, input_image_count: details.inputImageCount },
+        }
+      : {}),
+    ...(status === "failed"
+      ? {
+          error:
+            job.failure === "content_filtered"
+              ? { code: String(STATUS.outputBlocked.status_code), message: STATUS.outputBlocked.status_msg }
+              : { code: String(STATUS.internalError.status_code), message: "internal error: video generation failed" },
+        }
+      : {}),
+  };
 }
 
 function hasBearerKey(request: FastifyRequest): boolean {

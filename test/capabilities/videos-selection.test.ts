@@ -47,27 +47,27 @@ interface ControlCase {
 }
 
 const CASES: ControlCase[] = [
-  { name: "duration", endpoint: T2V, control: { duration: 15 }, lacking: "vendorA-h3", param: "/duration", code: "unsupported_duration", received: 15, supported: [6, 10], auto: "vendorC3.0-video-prime" },
-  { name: "resolution", endpoint: T2V, control: { resolution: "4k" }, lacking: "vendorA-h3", param: "/resolution", code: "unsupported_resolution", received: "4k", supported: ["720p", "1080p"], auto: "vendorC3.0-video-prime" },
-  { name: "aspect_ratio", endpoint: T2V, control: { aspect_ratio: "21:9" }, lacking: "vendorA-h3", param: "/aspect_ratio", code: "unsupported_aspect_ratio", received: "21:9", supported: ["16:9", "9:16", "1:1"], auto: "vendorC3.0-video-prime" },
+  { name: "duration", endpoint: T2V, control: { duration: 15 }, lacking: "vendorC3.0-video", param: "/duration", code: "unsupported_duration", received: 15, supported: [5, 10], auto: "vendorA-h3" },
+  { name: "resolution", endpoint: T2V, control: { resolution: "4k" }, lacking: "vendorA-h3", param: "/resolution", code: "unsupported_resolution", received: "4k", supported: ["768p", "2k"], auto: "vendorC3.0-video-prime" },
+  { name: "aspect_ratio", endpoint: T2V, control: { aspect_ratio: "21:9" }, lacking: "vendorC3.0-video", param: "/aspect_ratio", code: "unsupported_aspect_ratio", received: "21:9", supported: ["16:9", "9:16", "1:1", "4:3", "3:4"], auto: "vendorA-h3" },
   { name: "aspect_ratio on a source-ratio model", endpoint: I2V, control: { aspect_ratio: "16:9" }, lacking: "vendorD-1.1-i2v", param: "/aspect_ratio", code: "unsupported_aspect_ratio", received: "16:9", supported: [], auto: "vendorA-h3" },
-  { name: "seed", endpoint: T2V, control: { seed: 2_147_483_647 }, lacking: "vendorD-1.1-t2v", param: "/seed", code: "unsupported_seed", received: 2_147_483_647, supported: false, auto: "vendorA-h3" },
+  { name: "seed", endpoint: T2V, control: { seed: 2_147_483_647 }, lacking: "vendorD-1.1-t2v", param: "/seed", code: "unsupported_seed", received: 2_147_483_647, supported: false, auto: "vendorC3.0-video" },
   { name: "negative_prompt", endpoint: T2V, control: { negative_prompt: "blur" }, lacking: "vendorA-h3", param: "/negative_prompt", code: "unsupported_negative_prompt", received: true, supported: false, auto: "vendorC3.0-video" },
-  { name: "explicit enhance_prompt", endpoint: T2V, control: { enhance_prompt: false }, lacking: "vendorD-1.1-t2v", param: "/enhance_prompt", code: "unsupported_enhance_prompt", received: false, supported: false, auto: "vendorA-h3" },
+  { name: "explicit enhance_prompt", endpoint: T2V, control: { enhance_prompt: false }, lacking: "vendorD-1.1-t2v", param: "/enhance_prompt", code: "unsupported_enhance_prompt", received: false, supported: false, auto: "vendorC3.0-video" },
   { name: "explicit enhance_prompt (auto skips)", endpoint: R2V, control: { enhance_prompt: true, references: refs("image", 6) }, lacking: "vendorD-1.1-r2v", param: "/enhance_prompt", code: "unsupported_enhance_prompt", received: true, supported: false, auto: "vendorC3.0-video-prime" },
-  { name: "watermark off", endpoint: T2V, control: { watermark: false }, lacking: "vendorA-h3", param: "/watermark", code: "unsupported_watermark", received: false, supported: [true], auto: "vendorC3.0-video" },
-  { name: "generate_audio on", endpoint: T2V, control: { generate_audio: true }, lacking: "vendorA-h3", param: "/generate_audio", code: "unsupported_generate_audio", received: true, supported: [false], auto: "vendorC3.0-video" },
-  { name: "generate_audio off", endpoint: T2V, control: { generate_audio: false }, lacking: "vendorD-1.1-t2v", param: "/generate_audio", code: "unsupported_generate_audio", received: false, supported: [true], auto: "vendorA-h3" },
+  { name: "watermark off", endpoint: T2V, control: { watermark: false }, lacking: "vendorD-1.1-t2v", param: "/watermark", code: "unsupported_watermark", received: false, supported: [true], auto: "vendorA-h3" },
+  { name: "generate_audio on", endpoint: T2V, control: { generate_audio: true }, lacking: "vendorC2.7-t2v", param: "/generate_audio", code: "unsupported_generate_audio", received: true, supported: [false], auto: "vendorA-h3" },
+  { name: "generate_audio off", endpoint: T2V, control: { generate_audio: false }, lacking: "vendorA-h3", param: "/generate_audio", code: "unsupported_generate_audio", received: false, supported: [true], auto: "vendorC3.0-video" },
   { name: "web_search", endpoint: T2V, control: { web_search: true }, lacking: "vendorA-h3", param: "/web_search", code: "unsupported_web_search", received: true, supported: [false], auto: "vendorB-2" },
   { name: "return_last_frame", endpoint: T2V, control: { return_last_frame: true }, lacking: "vendorA-h3", param: "/return_last_frame", code: "unsupported_return_last_frame", received: true, supported: [false], auto: "vendorC3.0-video-prime" },
   { name: "mov output", endpoint: T2V, control: { output_format: "mov" }, lacking: "vendorA-h3", param: "/output_format", code: "unsupported_output_format", received: "mov", supported: ["mp4"], auto: "vendorC3.0-video-prime" },
   { name: "driving audio (text-to-video)", endpoint: T2V, control: { audio: url("beat.mp3") }, lacking: "vendorA-h3", param: "/audio", code: "unsupported_driving_audio", received: true, supported: false, auto: "vendorC3.0-video" },
   { name: "driving audio (image-to-video)", endpoint: I2V, control: { driving_audio: url("beat.mp3") }, lacking: "vendorD-1.1-i2v", param: "/driving_audio", code: "unsupported_driving_audio", received: true, supported: false, auto: "vendorC3.0-video" },
   { name: "driving audio (frames-to-video)", endpoint: FRAMES, control: { driving_audio: url("beat.mp3") }, lacking: "vendorB-2-fast", param: "/driving_audio", code: "unsupported_driving_audio", received: true, supported: false, auto: "vendorC3.0-video" },
-  { name: "last-frame-only", endpoint: FRAMES, control: { first_frame: undefined }, lacking: "vendorC3.0-video", param: "/first_frame", code: "unsupported_frame_mode", received: "last_only", supported: ["first_and_last"], auto: "vendorC3.0-video-prime" },
-  { name: "video reference kind", endpoint: R2V, control: { references: [ref("image"), ref("video")] }, lacking: "vendorA-h3", param: "/references/1/kind", code: "unsupported_reference_kind", received: "video", supported: ["image"], auto: "vendorC3.0-video" },
+  { name: "last-frame-only", endpoint: FRAMES, control: { first_frame: undefined }, lacking: "vendorC3.0-video", param: "/first_frame", code: "unsupported_frame_mode", received: "last_only", supported: ["first_and_last"], auto: "vendorA-h3" },
+  { name: "video reference kind", endpoint: R2V, control: { references: [ref("image"), ref("video")] }, lacking: "vendorD-1.1-r2v", param: "/references/1/kind", code: "unsupported_reference_kind", received: "video", supported: ["image"], auto: "vendorA-h3" },
   { name: "audio reference kind", endpoint: R2V, control: { references: [ref("audio")] }, lacking: "vendorC2.7-r2v", param: "/references/0/kind", code: "unsupported_reference_kind", received: "audio", supported: ["image", "video"], auto: "vendorC3.0-video" },
-  { name: "per-kind reference count", endpoint: R2V, control: { references: refs("image", 5) }, lacking: "vendorA-h3", param: "/references", code: "unsupported_reference_count", received: { kind: "image", count: 5 }, supported: { kind: "image", max: 4 }, auto: "vendorC3.0-video" },
+  { name: "per-kind reference count", endpoint: R2V, control: { references: refs("image", 5) }, lacking: "vendorC2.7-r2v", param: "/references", code: "unsupported_reference_count", received: { kind: "image", count: 5 }, supported: { kind: "image", max: 3 }, auto: "vendorA-h3" },
   { name: "total reference count", endpoint: R2V, control: { references: [...refs("image", 5), ...refs("video", 3), ...refs("audio", 2)] }, lacking: "vendorC3.0-video", param: "/references", code: "unsupported_reference_count", received: 10, supported: 9, auto: "vendorC3.0-video-prime" },
   { name: "reference_voice", endpoint: R2V, control: { references: [ref("image", 0, { reference_voice: url("voice.wav") })] }, lacking: "vendorA-h3", param: "/references/0/reference_voice", code: "unsupported_reference_voice", received: true, supported: false, auto: "vendorC3.0-video" },
   { name: "edit references", endpoint: EDIT, control: { references: [ref("image")] }, lacking: "vendorD-1.0-video-edit", param: "/references/0/kind", code: "unsupported_reference_kind", received: "image", supported: [], auto: "vendorC3.0-video" },
@@ -127,7 +127,7 @@ describe("model-specific video controls", () => {
     }
     const videos = await post(R2V.path, { references: refs("video", 11) });
     expect(videos.status).toBe(422);
-    expect(videos.body.error).toMatchObject({ code: "no_eligible_model", param: "/references/0/kind" });
+    expect(videos.body.error).toMatchObject({ code: "no_eligible_model", param: "/references" });
     // Each control alone has a model (4k: prime; web search: vendorB-2.5), the pair has none.
     const pair = await post(EXTEND.path, { ...EXTEND.body, duration: 30, resolution: "4k", web_search: true });
     expect(pair.status).toBe(422);

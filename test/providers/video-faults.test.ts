@@ -35,9 +35,9 @@ const PROTOCOLS: Protocol[] = [
   {
     family: "vendorA",
     path: VIDEO,
-    models: { "vendorA-h3": { prompt: "A harbour at noon", resolution: "720p" } },
+    models: { "vendorA-h3": { prompt: "A harbour at noon", resolution: "768p", duration: 4 } },
     safetyWording: "prompt flagged by safety review",
-    undocumentedWording: '"Suspended"',
+    undocumentedWording: '"suspended"',
   },
   {
     family: "vendorB",
@@ -57,7 +57,7 @@ const PROTOCOLS: Protocol[] = [
     models: {
       "vendorC3.0-video": { prompt: "A harbour at noon", resolution: "480p" },
       "vendorC3.0-video-prime": { prompt: "A harbour at noon", resolution: "720p" },
-      "vendorC2.7-t2v": { prompt: "A harbour at noon", resolution: "480p" },
+      "vendorC2.7-t2v": { prompt: "A harbour at noon", resolution: "720p" },
     },
     safetyWording: "DataInspectionFailed: Input data may contain inappropriate content",
     undocumentedWording: "UNKNOWN",

@@ -52,8 +52,8 @@ beforeAll(async () => {
     halvesPng(320, 180, COLOURS.red!, COLOURS.yellow!),
     halvesPng(240, 180, COLOURS.red!, COLOURS.yellow!),
     halvesPng(320, 180, COLOURS.blue!, COLOURS.green!),
-    halvesPng(160, 90, COLOURS.magenta!, COLOURS.magenta!),
-    halvesPng(160, 90, COLOURS.cyan!, COLOURS.cyan!),
+    halvesPng(512, 288, COLOURS.magenta!, COLOURS.magenta!),
+    halvesPng(512, 288, COLOURS.cyan!, COLOURS.cyan!),
     toneWav(880, 1),
     toneWav(660, 1),
     toneWav(330, 1),
@@ -130,15 +130,17 @@ interface Case {
 
 const at480 = (seconds: number, audio = false): Expected => ({ width: 854, height: 480, seconds, audio });
 const at720 = (seconds: number, audio = false): Expected => ({ width: 1280, height: 720, seconds, audio });
+// vendorA-h3 always renders with sound.
+const at768 = (seconds: number): Expected => ({ width: 1366, height: 768, seconds, audio: true });
 
 describe.concurrent("image_to_video: the clip opens on the image exactly", () => {
   const cases: Case[] = [
-    { model: "vendorA-h3", body: { resolution: "720p" }, expected: at720(6) },
+    { model: "vendorA-h3", body: { resolution: "768p", duration: 4 }, expected: at768(4) },
     { model: "vendorC3.0-video", body: { resolution: "480p" }, expected: at480(5, true), driving: true },
     { model: "vendorC3.0-video-prime", body: { resolution: "720p" }, expected: at720(5, true), driving: true },
     // Models without a ratio list follow the image: a 4:3 image makes a 4:3 clip.
-    { model: "vendorD-1.1-i2v", body: { resolution: "720p", image: "square" }, expected: { width: 960, height: 720, seconds: 5, audio: true } },
-    { model: "vendorC2.7-i2v", body: { resolution: "480p", image: "square" }, expected: { width: 640, height: 480, seconds: 5, audio: true }, driving: true },
+    { model: "vendorD-1.1-i2v", body: { resolution: "720p", image: "square" }, expected: { width: 960, height: 720, seconds: 8, audio: true } },
+    { model: "vendorC2.7-i2v", body: { resolution: "720p", image: "square" }, expected: { width: 960, height: 720, seconds: 5, audio: true }, driving: true },
     { model: "vendorB-2", body: { resolution: "480p", duration: 4 }, expected: at480(4, true), driving: true },
     { model: "vendorB-2-fast", body: { resolution: "480p", duration: 4 }, expected: at480(4) },
     { model: "vendorB-2-mini", body: {}, expected: at480(5) },
@@ -163,10 +165,10 @@ describe.concurrent("image_to_video: the clip opens on the image exactly", () =>
 
 describe.concurrent("frames_to_video: first and last frames are the images given", () => {
   const cases: (Case & { lastOnly?: boolean })[] = [
-    { model: "vendorA-h3", body: { resolution: "720p" }, expected: at720(6) },
+    { model: "vendorA-h3", body: { resolution: "768p", duration: 4 }, expected: at768(4) },
     { model: "vendorC3.0-video", body: { resolution: "480p" }, expected: at480(5, true), driving: true },
     { model: "vendorC3.0-video-prime", body: { resolution: "720p" }, expected: at720(5), lastOnly: true },
-    { model: "vendorC2.7-i2v", body: { resolution: "480p" }, expected: at480(5, true), driving: true },
+    { model: "vendorC2.7-i2v", body: { resolution: "720p" }, expected: at720(5, true), driving: true },
     { model: "vendorB-2", body: { resolution: "480p", duration: 4 }, expected: at480(4, true), driving: true, lastOnly: true },
     { model: "vendorB-2-fast", body: { resolution: "480p", duration: 4 }, expected: at480(4) },
     { model: "vendorB-2-mini", body: {}, expected: at480(5) },
@@ -192,10 +194,10 @@ describe.concurrent("frames_to_video: first and last frames are the images given
 describe.concurrent("reference_to_video: every reference is in the clip", () => {
   type Kinds = { video?: boolean; audio?: boolean; voice?: boolean };
   const cases: (Case & Kinds)[] = [
-    { model: "vendorA-h3", body: { resolution: "720p" }, expected: at720(6) },
+    { model: "vendorA-h3", body: { resolution: "768p", duration: 4 }, expected: at768(4) },
     { model: "vendorC3.0-video", body: { resolution: "480p" }, expected: at480(5, true), video: true, audio: true, voice: true },
     { model: "vendorC3.0-video-prime", body: { resolution: "720p" }, expected: at720(5, true), video: true, audio: true },
-    { model: "vendorD-1.1-r2v", body: { resolution: "720p" }, expected: at720(5, true) },
+    { model: "vendorD-1.1-r2v", body: { resolution: "720p" }, expected: at720(8, true) },
     { model: "vendorC2.7-r2v", body: { resolution: "720p" }, expected: at720(5), video: true },
     { model: "vendorB-2", body: { resolution: "480p", duration: 4 }, expected: at480(4, true), video: true, audio: true },
     { model: "vendorB-2-fast", body: { resolution: "480p", duration: 4 }, expected: at480(4, true), video: true, audio: true },
@@ -228,8 +230,8 @@ describe.concurrent("video_edit: the source, visibly edited", () => {
     { model: "vendorC3.0-video", body: { resolution: "480p", audio_setting: "origin" }, expected: at480(5, true), sound: "origin" },
     { model: "vendorC3.0-video-prime", body: { resolution: "720p", generate_audio: true, references: "image" }, expected: at720(5, true), sound: "generated" },
     // This model always makes its own soundtrack.
-    { model: "vendorD-1.0-video-edit", body: {}, expected: at720(5, true), sound: "generated" },
-    { model: "vendorC2.7-videoedit", body: { resolution: "480p", duration: 3, audio_setting: "origin" }, expected: at480(3, true), sound: "origin" },
+    { model: "vendorD-1.0-video-edit", body: {}, expected: at720(8, true), sound: "generated" },
+    { model: "vendorC2.7-videoedit", body: { resolution: "720p", duration: 3, audio_setting: "origin" }, expected: at720(3, true), sound: "origin" },
     { model: "vendorB-2", body: { resolution: "480p", duration: 4, generate_audio: true }, expected: at480(4, true), sound: "generated" },
     { model: "vendorB-2-fast", body: { resolution: "480p", duration: 4 }, expected: at480(4), sound: "silent" },
     { model: "vendorB-2-mini", body: { references: "image" }, expected: at480(5), sound: "silent" },
@@ -265,7 +267,7 @@ describe.concurrent("video_extend: the source, then or after the new part, to th
   const cases: (Case & { direction: "before" | "after" })[] = [
     { model: "vendorC3.0-video", body: { resolution: "480p" }, expected: at480(3, true), direction: "after" },
     { model: "vendorC3.0-video-prime", body: { resolution: "720p" }, expected: at720(3, true), direction: "before" },
-    { model: "vendorC2.7-i2v", body: { resolution: "480p" }, expected: at480(3, true), direction: "after" },
+    { model: "vendorC2.7-i2v", body: { resolution: "720p" }, expected: at720(3, true), direction: "after" },
     { model: "vendorB-2", body: { resolution: "480p" }, expected: at480(3, true), direction: "before" },
     { model: "vendorB-2-fast", body: { resolution: "480p", generate_audio: true }, expected: at480(3, true), direction: "after" },
     { model: "vendorB-2-mini", body: {}, expected: at480(3, true), direction: "after" },
@@ -293,7 +295,7 @@ describe.concurrent("text_to_video driven by an audio track: the track is the so
     { model: "vendorC3.0-video", body: { resolution: "480p" }, expected: at480(5, true) },
     { model: "vendorC3.0-video-prime", body: { resolution: "720p" }, expected: at720(5, true) },
     // A silent model still carries the track that drives it.
-    { model: "vendorC2.7-t2v", body: { resolution: "480p" }, expected: at480(5, true) },
+    { model: "vendorC2.7-t2v", body: { resolution: "720p" }, expected: at720(5, true) },
     { model: "vendorB-2", body: { resolution: "480p", duration: 4 }, expected: at480(4, true) },
     { model: "vendorB-2.5", body: { resolution: "480p", duration: 4 }, expected: at480(4, true) },
   ];

@@ -18,7 +18,7 @@ import {
 } from "./video-support.js";
 
 // Text to video on every model and prompt enhancement, through the real worker and the vendor emulator over
-// HTTP: vendorA (query, then the files API), vendorB (tasks, cancellable), vendorC (PENDING/RUNNING
+// HTTP: vendorA (Video Generation V2 tasks, no cancel), vendorB (tasks, cancellable), vendorC (PENDING/RUNNING
 // tasks, no cancel) and vendorD (long-running operations, no cancel). The emulator renders real clips, so
 // what is checked is what a caller downloads. Faults per protocol are in video-faults.test.ts.
 
@@ -45,17 +45,18 @@ interface VideoCase {
 }
 
 const CASES: VideoCase[] = [
-  { model: "vendorA-h3", body: { resolution: "720p", aspect_ratio: "9:16", duration: 6, seed: 3 }, width: 720, height: 1280, seconds: 6, format: "mp4", audio: false, lastFrame: false },
+  // vendorA-h3 always renders with sound.
+  { model: "vendorA-h3", body: { resolution: "768p", aspect_ratio: "9:16", duration: 4 }, width: 768, height: 1366, seconds: 4, format: "mp4", audio: true, lastFrame: false },
   { model: "vendorC3.0-video", body: { resolution: "480p", aspect_ratio: "1:1", generate_audio: true, negative_prompt: "blur", seed: 7 }, width: 480, height: 480, seconds: 5, format: "mp4", audio: true, lastFrame: false },
   { model: "vendorC3.0-video-prime", body: { resolution: "720p", aspect_ratio: "21:9", output_format: "mov", return_last_frame: true, generate_audio: false }, width: 1680, height: 720, seconds: 5, format: "mov", audio: false, lastFrame: true },
   // vendorD always produces audio; the request does not have to ask.
-  { model: "vendorD-1.1-t2v", body: { resolution: "720p", aspect_ratio: "9:16" }, width: 720, height: 1280, seconds: 5, format: "mp4", audio: true, lastFrame: false },
-  { model: "vendorC2.7-t2v", body: { resolution: "480p", aspect_ratio: "4:3", enhance_prompt: true, watermark: false }, width: 640, height: 480, seconds: 5, format: "mp4", audio: false, lastFrame: false },
+  { model: "vendorD-1.1-t2v", body: { resolution: "720p", aspect_ratio: "9:16" }, width: 720, height: 1280, seconds: 8, format: "mp4", audio: true, lastFrame: false },
+  { model: "vendorC2.7-t2v", body: { resolution: "720p", aspect_ratio: "4:3", enhance_prompt: true, watermark: false }, width: 960, height: 720, seconds: 5, format: "mp4", audio: false, lastFrame: false },
   { model: "vendorB-2", body: { resolution: "480p", aspect_ratio: "21:9", duration: 4, generate_audio: true, return_last_frame: true, web_search: true }, width: 1120, height: 480, seconds: 4, format: "mp4", audio: true, lastFrame: true },
   { model: "vendorB-2-fast", body: { resolution: "480p", aspect_ratio: "3:4", duration: 4, generate_audio: false, watermark: true }, width: 480, height: 640, seconds: 4, format: "mp4", audio: false, lastFrame: false },
   // Every control omitted: the model's defaults (480p, 16:9, 5 s, silent).
   { model: "vendorB-2-mini", body: {}, width: 854, height: 480, seconds: 5, format: "mp4", audio: false, lastFrame: false },
-  { model: "vendorB-2.5", body: { resolution: "480p", aspect_ratio: "9:16", duration: 4, output_format: "mov", generate_audio: true, return_last_frame: true, enhance_prompt: false, negative_prompt: "text" }, width: 480, height: 854, seconds: 4, format: "mov", audio: true, lastFrame: true },
+  { model: "vendorB-2.5", body: { resolution: "480p", aspect_ratio: "9:16", duration: 4, generate_audio: true, return_last_frame: true, enhance_prompt: false, negative_prompt: "text" }, width: 480, height: 854, seconds: 4, format: "mp4", audio: true, lastFrame: true },
 ];
 
 describe.concurrent("text_to_video on every model", () => {
@@ -144,12 +145,12 @@ const vendorC = (ref: string) => readJson<{ output: { task_status: string } }>(`
 const vendorD = (ref: string) => readJson<{ done: boolean }>(`${h.emulatorUrl}/vendorD/v1beta/${ref}`, { "x-goog-api-key": "test" });
 // vendorA's job reference is the vendor's task id and the submission time, joined by "@".
 const vendorA = (ref: string) =>
-  readJson<{ status: string }>(`${h.emulatorUrl}/vendorA/v1/query/video_generation?task_id=${ref.split("@")[0]}`, BEARER);
+  readJson<{ task: { status: string } }>(`${h.emulatorUrl}/vendorA/v2/query/video_generation/${ref.split("@")[0]}`, BEARER);
 
 // A job the vendor never finishes (the hang fault): it stays running until canceled or past its deadline.
 async function startNeverEndingJob(family: string, model: string) {
   await queueFault(h, { family, model, kind: "hang" });
-  const created = await createTask(h, "/v1/videos/text-to-video", { prompt: "An endless corridor", model, resolution: model.startsWith("vendorB") ? "480p" : "720p" });
+  const created = await createTask(h, "/v1/videos/text-to-video", { prompt: "An endless corridor", model, resolution: model.startsWith("vendorB") ? "480p" : model === "vendorA-h3" ? "768p" : "720p" });
   const ref = await vendorJobOf(h, created.task_id);
   expect(await vendorSubmits(h, family, model)).toBeGreaterThanOrEqual(1);
   return { taskId: created.task_id, ref };
@@ -187,7 +188,7 @@ describe.concurrent("cancel and deadlines of running video tasks", () => {
 
   for (const [family, model, vendorStatus, running] of [
     ["vendorC", "vendorC3.0-video", async (ref: string) => (await vendorC(ref)).output.task_status, "RUNNING"],
-    ["vendorA", "vendorA-h3", async (ref: string) => (await vendorA(ref)).status, "Processing"],
+    ["vendorA", "vendorA-h3", async (ref: string) => (await vendorA(ref)).task.status, "running"],
     ["vendorD", "vendorD-1.1-t2v", async (ref: string) => (await vendorD(ref)).done, false],
   ] as const) {
     it(`refuses to cancel a running ${family} task (409, keep polling); past its deadline it fails with model_timeout`, () =>

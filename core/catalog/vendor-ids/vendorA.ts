@@ -1,14 +1,12 @@
 import type { FamilyIds } from "./family-ids.js";
 
 // Read from vendorA's references (docs/providers/vendorA.md, vendorA-image.md): T2A v2 and its system-voice
-// list, music_generation, image_generation and the OpenAI-compatible chat completions.
+// list, music_generation, image_generation, the OpenAI-compatible chat completions and Video Generation V2.
 //
 // Not mapped, so not checked at start: vendorA-voice-clone, whose calls send no model of its own (the clone call
-// names the demonstration's speech model, mapped above), and vendorA-h3, whose call still follows the
-// emulator's protocol: the vendor's H3 is served by its Video Generation V2 call, which takes neither the card's
-// resolutions nor its durations' form (docs/providers/vendorA.md, "Video").
+// names the demonstration's speech model, mapped above).
 export const VENDOR_A_IDS: FamilyIds = {
-  mapped: ["vendorA-speech-2.8-hd", "vendorA-speech-2.8-turbo", "vendorA-music-3.0", "image-01-live", "vendorA-M3"],
+  mapped: ["vendorA-speech-2.8-hd", "vendorA-speech-2.8-turbo", "vendorA-music-3.0", "image-01-live", "vendorA-M3", "vendorA-h3"],
   defaults: {
     models: {
       "vendorA-speech-2.8-hd": "speech-2.8-hd",
@@ -16,6 +14,7 @@ export const VENDOR_A_IDS: FamilyIds = {
       "vendorA-music-3.0": "music-3.0",
       "image-01-live": "image-01-live",
       "vendorA-M3": "MiniMax-M3",
+      "vendorA-h3": "MiniMax-H3",
     },
     voices: {
       en_female_aria: "English_Graceful_Lady",

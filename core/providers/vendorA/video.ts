@@ -1,71 +1,112 @@
 import type { ProviderEndpoint } from "../../config.js";
+import { bearerJsonCall, type VendorResponse } from "../http.js";
+import { jsonAnswer } from "../json-answer.js";
 import { pollDelayMs } from "../poll-delay.js";
 import { ProviderFailure, type ProviderOutcome, type ProviderRequest } from "../types.js";
-import { videoJob } from "../video-job.js";
-import { callVendorA } from "./call.js";
+import { videoJob, type VideoJob } from "../video-job.js";
+import { vendorAAnswer, vendorAModelId } from "./call.js";
 import { videoMediaFields } from "./video-media.js";
 
-// vendorA video generation from text, frames or subject references (docs/providers/vendorA.md, "Video"): submit a
-// task, query it until Success or Fail, then ask the files API for the download URL of the file the task produced.
-// Like vendorA speech, vendor-side errors come back as HTTP 200 with a non-zero base_resp.status_code. A submitted
-// task cannot be cancelled.
+// vendorA video generation through the vendor's Video Generation V2 (docs/providers/vendorA.md, "Video";
+// reference copy docs/providers/reference/vendorA-video-generation-v2.json): submit a task whose `content` holds
+// the text and every input by URL with its role, then read it until it succeeded, which gives the video's URL.
+// A submitted task is not cancelled: the adapter offers no cancel, so the vendor's task runs out.
 
+const SUBMIT_PATH = "/v2/video_generation";
+const QUERY_PATH = "/v2/query/video_generation";
 const SUBMIT_TIMEOUT_MS = 30_000;
 const READ_TIMEOUT_MS = 10_000;
-// The query answer carries no timestamps, so the reference remembers when the task was submitted.
+// The ref keeps the submission time beside the task id, so the next read can be timed by the task's age.
 const REF_SEPARATOR = "@";
+const RUNNING_PERCENT = 50;
+// HTTP 422: the vendor's content review refused the prompt or the media.
+const UNPROCESSABLE = 422;
+// A failed task's error.code, as the vendor's other calls number them.
+const INPUT_FLAGGED = "1026";
+const OUTPUT_BLOCKED = "1027";
 
-// Stages have no percentage at this vendor. A task not yet Processing keeps the service's own "submitted"
-// progress; a Processing one shows halfway, the most its stage says.
-const WAITING_STAGES = ["Preparing", "Queueing"];
-const PROCESSING_PERCENT = 50;
-
-interface VendorAAnswer {
-  base_resp?: { status_code?: number; status_msg?: string };
-  task_id?: string;
+interface VideoTask {
+  id?: string;
   status?: string;
-  file_id?: string;
-  file?: { download_url?: string };
+  error?: { code?: string | number; message?: string };
+  content?: { url?: string };
 }
 
-function call(endpoint: ProviderEndpoint, path: string, signal: AbortSignal, body?: unknown): Promise<VendorAAnswer> {
-  return callVendorA<VendorAAnswer>(endpoint, path, signal, { body, timeoutMs: body === undefined ? READ_TIMEOUT_MS : SUBMIT_TIMEOUT_MS });
+interface V2Answer {
+  base_resp?: { status_code?: number; status_msg?: string };
+  task_id?: string;
+  task?: VideoTask;
+  error?: { code?: string | number; message?: string };
+}
+
+// A V2 answer: success is a body without a non-zero base_resp; a refusal is either the family's base_resp or an
+// HTTP error whose body names it in `error`, which the family's mapping reads as a base_resp.
+function answerOf(response: VendorResponse): V2Answer {
+  const body = jsonAnswer(response.text) as V2Answer | undefined;
+  const error = typeof body === "object" && body !== null && body.base_resp === undefined ? body.error : undefined;
+  const message = error?.message ?? `HTTP ${response.status}`;
+  if (response.status === UNPROCESSABLE) throw new ProviderFailure("safety_rejected", `vendor content review: ${message}`, false);
+  if (response.status !== 200 && error !== undefined) {
+    const text = JSON.stringify({ base_resp: { status_code: Number(error.code) || undefined, status_msg: message } });
+    return vendorAAnswer<V2Answer>({ ...response, text }, true);
+  }
+  return vendorAAnswer<V2Answer>(response, true);
+}
+
+async function call(endpoint: ProviderEndpoint, path: string, signal: AbortSignal, body?: unknown): Promise<V2Answer> {
+  const timeoutMs = body === undefined ? READ_TIMEOUT_MS : SUBMIT_TIMEOUT_MS;
+  return answerOf(await bearerJsonCall(endpoint, path, signal, { body, timeoutMs }));
+}
+
+// The vendor takes a ratio for every task, or `adaptive` to follow the media. A request that names none keeps the
+// card's default for text alone, and follows its frames or references otherwise.
+function ratioOf(job: VideoJob, request: ProviderRequest): string {
+  const asked = (request.input as { aspect_ratio?: unknown }).aspect_ratio;
+  if (typeof asked === "string") return asked;
+  return job.capability === "text_to_video" ? job.aspectRatio : "adaptive";
 }
 
 export async function submitVendorAVideo(endpoint: ProviderEndpoint, request: ProviderRequest, signal: AbortSignal): Promise<ProviderOutcome> {
   const job = videoJob(request);
-  const answer = await call(endpoint, "/v1/video_generation", signal, {
-    model: job.model.id,
-    ...(job.prompt !== undefined ? { prompt: job.prompt } : {}),
+  const answer = await call(endpoint, SUBMIT_PATH, signal, {
+    model: vendorAModelId(endpoint, job.model.id),
     ...videoMediaFields(job),
-    duration: job.durationSeconds,
     resolution: job.resolution.toUpperCase(),
-    aspect_ratio: job.aspectRatio,
-    prompt_optimizer: job.enhancePrompt,
-    aigc_watermark: job.watermark,
-    ...(job.seed !== undefined ? { seed: job.seed } : {}),
+    duration: job.durationSeconds,
+    ratio: ratioOf(job, request),
   });
   if (!answer.task_id) throw new ProviderFailure("model_request_failed", "vendor accepted the task without a task_id", false);
   return { status: "pending", ref: `${answer.task_id}${REF_SEPARATOR}${Date.now()}`, pollAfterMs: pollDelayMs(undefined) };
+}
+
+function failureOf(task: VideoTask): ProviderFailure {
+  const code = task.error?.code === undefined ? undefined : String(task.error.code);
+  const message = task.error?.message ?? `the task ${task.status ?? "ended"} without a reason`;
+  if (code === INPUT_FLAGGED) return new ProviderFailure("safety_rejected", `vendor safety review: ${message}`, false);
+  if (code === OUTPUT_BLOCKED) return new ProviderFailure("content_filtered", `vendor blocked the output: ${message}`, false);
+  return new ProviderFailure("model_request_failed", `vendor task ${task.status ?? ""}${code ? ` (${code})` : ""}: ${message}`, false);
 }
 
 export async function pollVendorAVideo(endpoint: ProviderEndpoint, ref: string, request: ProviderRequest, signal: AbortSignal): Promise<ProviderOutcome> {
   const separator = ref.lastIndexOf(REF_SEPARATOR);
   const taskId = separator < 0 ? ref : ref.slice(0, separator);
   const submitted = separator < 0 ? undefined : new Date(Number(ref.slice(separator + 1)));
-  const task = await call(endpoint, `/v1/query/video_generation?task_id=${encodeURIComponent(taskId)}`, signal);
-  if (task.status !== undefined && WAITING_STAGES.includes(task.status)) return { status: "pending", ref, pollAfterMs: pollDelayMs(submitted) };
-  if (task.status === "Processing") {
-    return { status: "pending", ref, pollAfterMs: pollDelayMs(submitted), progress: { percent: PROCESSING_PERCENT, message: "Processing at vendorA" } };
+  const task = (await call(endpoint, `${QUERY_PATH}/${encodeURIComponent(taskId)}`, signal)).task ?? {};
+  switch (task.status) {
+    case "queued":
+      return { status: "pending", ref, pollAfterMs: pollDelayMs(submitted) };
+    case "running":
+      return { status: "pending", ref, pollAfterMs: pollDelayMs(submitted), progress: { percent: RUNNING_PERCENT, message: "running at vendorA" } };
+    case "succeeded": {
+      const url = task.content?.url;
+      if (!url) throw new ProviderFailure("model_request_failed", "vendor reported success without content.url", false);
+      return { status: "done", outputs: [{ url, kind: "video", format: videoJob(request).outputFormat }] };
+    }
+    case "failed":
+    case "cancelled":
+    case "expired":
+      throw failureOf(task);
+    default:
+      throw new ProviderFailure("model_request_failed", `vendor reported an undocumented task status ${JSON.stringify(task.status)}`, false);
   }
-  // A failed task's reason arrives as a non-zero base_resp, which call() has already mapped.
-  if (task.status === "Fail") throw new ProviderFailure("model_request_failed", "vendor reported the task failed without a reason", false);
-  if (task.status !== "Success") {
-    throw new ProviderFailure("model_request_failed", `vendor reported an undocumented task status ${JSON.stringify(task.status)}`, false);
-  }
-  if (!task.file_id) throw new ProviderFailure("model_request_failed", "vendor reported success without a file_id", false);
-  const file = await call(endpoint, `/v1/files/retrieve?file_id=${encodeURIComponent(task.file_id)}`, signal);
-  const url = file.file?.download_url;
-  if (!url) throw new ProviderFailure("model_request_failed", "vendor's file record has no download_url", false);
-  return { status: "done", outputs: [{ url, kind: "video", format: videoJob(request).outputFormat }] };
 }
