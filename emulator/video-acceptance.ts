@@ -1,27 +1,28 @@
-import type { VideoModel } from "../core/catalog/video-models.js";
-import type { VideoDimensions } from "../core/catalog/video-dimensions.js";
 import type { FileStore } from "./file-store.js";
+import type { VideoFrame } from "./media/video-frame.js";
 import { fetchMaterials, MaterialError, type MaterialUrls, type VideoMaterials } from "./media/video-materials.js";
 import { capabilityOf, frameFor, materialsProblem } from "./video-input-limits.js";
-import { isFamilyVideoModel, videoAskProblem, videoModel, type VideoAsk } from "./video-model-limits.js";
+import { familyVideoModel, videoAskProblem, type VideoAsk } from "./video-model-limits.js";
+import type { VendorVideoModel, VideoTask } from "./vendors/video-model.js";
 
 // The checks every emulated video vendor makes of a submission before it starts a job, in one order: the model,
 // whether it does the task the inputs describe, the inputs themselves (downloaded and decoded), the controls,
 // and the frame to render. Each family words the outcome in its own errors.
 
 export type Acceptance =
-  | { outcome: "accepted"; model: VideoModel; capability: string; materials: VideoMaterials; frame: VideoDimensions }
+  | { outcome: "accepted"; model: VendorVideoModel; task: VideoTask; materials: VideoMaterials; frame: VideoFrame }
   | { outcome: "unknown_model" }
   | { outcome: "refused"; reason: string; control?: string };
 
 // The controls as the family's wire gives them; a family that sends a pixel size reads them off the materials.
-export type AskOf = (model: VideoModel, materials: VideoMaterials) => Omit<VideoAsk, "capability"> | string;
+export type AskOf = (model: VendorVideoModel, materials: VideoMaterials) => Omit<VideoAsk, "task"> | string;
 
+// `modelId` is the id the vendor's call names, looked up among the family's own models (emulator/vendors/).
 export async function acceptVideoRequest(files: FileStore, family: string, modelId: unknown, urls: MaterialUrls, askOf: AskOf): Promise<Acceptance> {
-  if (!isFamilyVideoModel(family, modelId)) return { outcome: "unknown_model" };
-  const capability = capabilityOf(urls);
-  const model = videoModel(family, modelId, capability);
-  if (model === undefined) return { outcome: "refused", reason: `${String(modelId)} does not serve ${capability}` };
+  const model = familyVideoModel(family, modelId);
+  if (model === undefined) return { outcome: "unknown_model" };
+  const task = capabilityOf(urls);
+  if (!model.tasks.includes(task)) return { outcome: "refused", reason: `${model.id} does not serve ${task}` };
   let materials: VideoMaterials;
   try {
     materials = await fetchMaterials(files, urls);
@@ -31,15 +32,15 @@ export async function acceptVideoRequest(files: FileStore, family: string, model
   }
   const asked = askOf(model, materials);
   if (typeof asked === "string") return { outcome: "refused", reason: asked };
-  const ask = { ...asked, capability };
-  const problem = videoAskProblem(model, ask) ?? materialsRefusal(model, capability, materials, ask.durationSeconds);
+  const ask = { ...asked, task };
+  const problem = videoAskProblem(model, ask) ?? materialsRefusal(model, task, materials, ask.durationSeconds);
   if (problem !== null) return { outcome: "refused", ...problem };
   const frame = frameFor(ask.resolution, ask.aspectRatio, materials);
   if (frame === undefined) return { outcome: "refused", reason: "an adaptive ratio needs an image or a video to follow", control: "aspectRatio" };
-  return { outcome: "accepted", model, capability, materials, frame };
+  return { outcome: "accepted", model, task, materials, frame };
 }
 
-function materialsRefusal(model: VideoModel, capability: string, materials: VideoMaterials, seconds: number) {
-  const reason = materialsProblem(model, capability, materials, seconds);
+function materialsRefusal(model: VendorVideoModel, task: VideoTask, materials: VideoMaterials, seconds: number) {
+  const reason = materialsProblem(model, task, materials, seconds);
   return reason === null ? null : { reason };
 }

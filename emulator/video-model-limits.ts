@@ -1,23 +1,26 @@
-import { VIDEO_MODELS, type VideoModel } from "../core/catalog/video-models.js";
-import { videoDimensions, type VideoDimensions } from "../core/catalog/video-dimensions.js";
 import type { VideoContainer } from "./media/video-render.js";
-import type { LocalMedia } from "./media/video-materials.js";
+import { SEEDANCE_MODELS } from "./vendors/vendor-b-models.js";
+import { VENDOR_C_VIDEO_MODELS } from "./vendors/vendor-c-models.js";
+import { VEO_MODELS } from "./vendors/vendor-d-models.js";
+import type { VendorVideoModel, VideoTask } from "./vendors/video-model.js";
 
-// The emulated vendors generate exactly what the service's catalog says each model can: the same constraints
-// decide what they refuse, so a request the service admits is one the emulator accepts.
+// The emulated video vendors accept what each publishes for its models (emulator/vendors/), never what the
+// service's catalog says: a catalog that promises more than a vendor takes is refused here, as it would be there.
 
-export function videoModel(family: string, id: unknown, capability: string): VideoModel | undefined {
-  return VIDEO_MODELS.find((m) => m.family === family && m.id === id && m.capabilities.includes(capability));
-}
+const VIDEO_MODELS: Readonly<Record<string, readonly VendorVideoModel[]>> = {
+  vendorB: SEEDANCE_MODELS,
+  vendorC: VENDOR_C_VIDEO_MODELS,
+  vendorD: VEO_MODELS,
+};
 
-// Whether the family serves the model at all, for whatever capability (an unknown model is refused differently
-// from a known one asked for something it does not do).
-export function isFamilyVideoModel(family: string, id: unknown): boolean {
-  return VIDEO_MODELS.some((m) => m.family === family && m.id === id);
+// The family's model by the id its calls send, whatever it is asked to do (an unknown model is refused
+// differently from a known one asked for something it does not do).
+export function familyVideoModel(family: string, id: unknown): VendorVideoModel | undefined {
+  return VIDEO_MODELS[family]?.find((model) => model.id === id);
 }
 
 export interface VideoAsk {
-  capability: string;
+  task: VideoTask;
   resolution: string;
   // null: the ratio of the source picture, which any model keeps when asked to.
   aspectRatio: string | null;
@@ -27,40 +30,28 @@ export interface VideoAsk {
   returnLastFrame: boolean;
 }
 
-// What the vendor would refuse about a request, named by the control (in neutral terms); null when it can be made.
-// An extension's length is checked against its source (video-input-limits.ts), not against the generated lengths.
-export function videoAskProblem(model: VideoModel, ask: VideoAsk): { control: keyof VideoAsk; reason: string } | null {
-  const c = model.constraints;
-  const checks: [keyof VideoAsk, boolean, string][] = [
-    ["resolution", c.resolutions.includes(ask.resolution), `resolution ${ask.resolution} is not one of ${c.resolutions.join(", ")}`],
-    [
-      "aspectRatio",
-      ask.aspectRatio === null || c.aspect_ratios.includes(ask.aspectRatio),
-      `ratio ${ask.aspectRatio} is not one of ${c.aspect_ratios.join(", ")}`,
-    ],
-    [
-      "durationSeconds",
-      ask.capability === "video_extend" || c.durations.includes(ask.durationSeconds),
-      `duration ${ask.durationSeconds} is not one of ${c.durations.join(", ")}`,
-    ],
-    ["container", c.output_formats.includes(ask.container), `format ${ask.container} is not one of ${c.output_formats.join(", ")}`],
-    ["withAudio", c.generate_audio.includes(ask.withAudio), `audio ${ask.withAudio ? "on" : "off"} is not offered by ${model.id}`],
-    ["returnLastFrame", c.return_last_frame.includes(ask.returnLastFrame), `last frame output is not offered by ${model.id}`],
-  ];
-  const failed = checks.find(([, ok]) => !ok);
-  return failed ? { control: failed[0], reason: failed[2] } : null;
+function durationProblem(model: VendorVideoModel, ask: VideoAsk): string | null {
+  // An extension's length is checked against its source (video-input-limits.ts), not against the generated lengths.
+  if (ask.task === "video_extend") return null;
+  const durations = model.resolutionDurations?.[ask.resolution] ?? model.durations;
+  if (durations.includes(ask.durationSeconds)) return null;
+  const at = model.resolutionDurations?.[ask.resolution] ? ` at ${ask.resolution}` : "";
+  return `duration ${ask.durationSeconds} is not one of ${durations.join(", ")}${at}`;
 }
 
-// The tier and ratio of a frame size a vendor was sent in pixels: one of the model's tier × ratio frames, or a
-// tier's frame at the ratio of the source picture (null ratio).
-export function tierOfFrame(model: VideoModel, size: VideoDimensions, source: LocalMedia | undefined) {
-  const same = (frame: VideoDimensions) => frame.width === size.width && frame.height === size.height;
-  for (const resolution of model.constraints.resolutions) {
-    const aspectRatio = model.constraints.aspect_ratios.find((ratio) => same(videoDimensions(resolution, ratio)));
-    if (aspectRatio !== undefined) return { resolution, aspectRatio };
-    if (source?.width && source.height && same(videoDimensions(resolution, `${source.width}:${source.height}`))) {
-      return { resolution, aspectRatio: null };
-    }
-  }
-  return undefined;
+// What the vendor would refuse about a request, named by the control (in neutral terms); null when it can be made.
+export function videoAskProblem(model: VendorVideoModel, ask: VideoAsk): { control: keyof VideoAsk; reason: string } | null {
+  const checks: [keyof VideoAsk, string | null][] = [
+    ["resolution", model.resolutions.includes(ask.resolution) ? null : `resolution ${ask.resolution} is not one of ${model.resolutions.join(", ")}`],
+    [
+      "aspectRatio",
+      ask.aspectRatio === null || model.aspectRatios.includes(ask.aspectRatio) ? null : `ratio ${ask.aspectRatio} is not one of ${model.aspectRatios.join(", ")}`,
+    ],
+    ["durationSeconds", durationProblem(model, ask)],
+    ["container", model.containers.includes(ask.container) ? null : `format ${ask.container} is not one of ${model.containers.join(", ")}`],
+    ["withAudio", model.audio.includes(ask.withAudio) ? null : `audio ${ask.withAudio ? "on" : "off"} is not offered by ${model.id}`],
+    ["returnLastFrame", model.lastFrame.includes(ask.returnLastFrame) ? null : `last frame output is not offered by ${model.id}`],
+  ];
+  const failed = checks.find(([, reason]) => reason !== null);
+  return failed ? { control: failed[0], reason: failed[1] ?? "" } : null;
 }

@@ -112,17 +112,20 @@ const vendorC30: VideoConstraints = {
   extend_max_duration: 15,
 };
 
+// Veo 3.1 makes 4, 6 or 8 s, but 1080p only at 8 s: 8 s is the length both tiers share.
 const vendorD11: VideoConstraints = {
   ...PLAIN,
-  durations: [5, 8],
+  durations: [8],
+  default_duration: 8,
   resolutions: ["720p", "1080p"],
   default_resolution: "1080p",
   generate_audio: [true],
 };
 
+// Wan 2.7 renders 720P and 1080P only.
 const vendorC27: VideoConstraints = {
   ...PLAIN,
-  resolutions: ["480p", "720p", "1080p"],
+  resolutions: ["720p", "1080p"],
   default_resolution: "1080p",
   seed: true,
   negative_prompt: true,
@@ -212,7 +215,7 @@ export const VIDEO_MODELS: readonly VideoModel[] = [
     kind: "video",
     capabilities: ["text_to_video"],
     created: CREATED,
-    description: "Text to video with audio always on, landscape or portrait, 5 or 8 seconds.",
+    description: "Text to video with audio always on, landscape or portrait, 8 seconds.",
     constraints: { ...vendorD11, aspect_ratios: ["16:9", "9:16"], default_aspect_ratio: "16:9" },
     prices: perSecond({ "720p": 70_000n, "1080p": 140_000n }),
   },
@@ -232,12 +235,12 @@ export const VIDEO_MODELS: readonly VideoModel[] = [
     kind: "video",
     capabilities: ["reference_to_video"],
     created: CREATED,
-    description: "Up to seven subject images composed into one clip, audio always on.",
+    description: "Up to three subject images composed into one clip, landscape or portrait, audio always on.",
     constraints: {
       ...vendorD11,
-      aspect_ratios: ["16:9", "9:16", "1:1"],
+      aspect_ratios: ["16:9", "9:16"],
       default_aspect_ratio: "16:9",
-      references: { max_total: 7, max_per_kind: { image: 7, video: 0, audio: 0 }, reference_voice: false },
+      references: { max_total: 3, max_per_kind: { image: 3, video: 0, audio: 0 }, reference_voice: false },
     },
     prices: perSecond({ "720p": 70_000n, "1080p": 140_000n }),
   },
@@ -247,8 +250,8 @@ export const VIDEO_MODELS: readonly VideoModel[] = [
     kind: "video",
     capabilities: ["video_edit"],
     created: CREATED,
-    description: "Instruction-based edit at 720p that always regenerates the soundtrack; no references.",
-    constraints: { ...PLAIN, generate_audio: [true], audio_settings: ["auto"] },
+    description: "Instruction-based 8 second edit at 720p that always regenerates the soundtrack; no references.",
+    constraints: { ...PLAIN, durations: [8], default_duration: 8, generate_audio: [true], audio_settings: ["auto"] },
     prices: perSecond({ "720p": 80_000n }),
   },
   {
@@ -257,9 +260,9 @@ export const VIDEO_MODELS: readonly VideoModel[] = [
     kind: "video",
     capabilities: ["text_to_video"],
     created: CREATED,
-    description: "Economical silent text to video, 5 or 10 seconds, up to 1080p.",
+    description: "Economical silent text to video, 5 or 10 seconds, 720p or 1080p.",
     constraints: { ...vendorC27, aspect_ratios: WIDE_RATIOS, default_aspect_ratio: "16:9" },
-    prices: perSecond({ "480p": 20_000n, "720p": 40_000n, "1080p": 80_000n }),
+    prices: perSecond({ "720p": 40_000n, "1080p": 80_000n }),
   },
   {
     id: "vendorC2.7-i2v",
@@ -269,7 +272,7 @@ export const VIDEO_MODELS: readonly VideoModel[] = [
     created: CREATED,
     description: "Economical silent image, frames and extension model; ratio follows the source; extends to 10 s.",
     constraints: { ...vendorC27, frame_modes: ["first_and_last"], extend_max_duration: 10 },
-    prices: perSecond({ "480p": 20_000n, "720p": 40_000n, "1080p": 80_000n }),
+    prices: perSecond({ "720p": 40_000n, "1080p": 80_000n }),
   },
   {
     id: "vendorC2.7-r2v",
@@ -280,7 +283,6 @@ export const VIDEO_MODELS: readonly VideoModel[] = [
     description: "Economical reference model: up to three images and three videos, five in all.",
     constraints: {
       ...vendorC27,
-      resolutions: ["720p", "1080p"],
       aspect_ratios: ["16:9", "9:16", "1:1"],
       default_aspect_ratio: "16:9",
       references: { max_total: 5, max_per_kind: { image: 3, video: 3, audio: 0 }, reference_voice: false },
@@ -300,7 +302,7 @@ export const VIDEO_MODELS: readonly VideoModel[] = [
       references: { max_total: 4, max_per_kind: { image: 4, video: 0, audio: 0 }, reference_voice: false },
       audio_settings: ["auto", "origin"],
     },
-    prices: perSecond({ "480p": 20_000n, "720p": 40_000n, "1080p": 80_000n }),
+    prices: perSecond({ "720p": 40_000n, "1080p": 80_000n }),
   },
   {
     id: "vendorB-2",
@@ -358,16 +360,13 @@ export const VIDEO_MODELS: readonly VideoModel[] = [
     kind: "video",
     capabilities: EVERY_VIDEO_CAPABILITY,
     created: CREATED,
-    description: "The newest vendorB model: 4 to 20 s, up to 50 references with voices, MOV, every control.",
+    description: "The newest vendorB model: 4 to 15 s at 1080p by default, up to 50 references with voices, every control.",
     constraints: {
       ...vendorB2,
-      durations: secondsRange(4, 20),
       default_resolution: "1080p",
       negative_prompt: true,
       enhance_prompt: true,
-      output_formats: ["mp4", "mov"],
       references: { max_total: 50, max_per_kind: { image: 50, video: 10, audio: 10 }, reference_voice: true },
-      extend_max_duration: 30,
     },
     prices: perSecond({ "480p": 50_000n, "720p": 100_000n, "1080p": 220_000n }),
   },

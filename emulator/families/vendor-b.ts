@@ -10,6 +10,7 @@ import { isJobFault, VideoJobBoard, type JobFault, type VideoJob } from "../vide
 import { contentItemSchema, readContent } from "./vendor-b-content.js";
 import { registerVendorBEnhancerRoutes } from "./vendor-b-enhancer.js";
 import { vendorBError } from "./vendor-b-errors.js";
+import { controlNameOf } from "../vendors/vendor-b-models.js";
 
 // vendorB: video generation tasks as BytePlus ModelArk publishes them (docs/providers/vendorB.md, reference copy
 // docs/providers/reference/vendorB-video-generation.json). A task is created from a `content` list (the prompt
@@ -26,18 +27,7 @@ const FRAMES_PER_SECOND = 24;
 const SERVICE_TIER = "default";
 const EXECUTION_EXPIRES_AFTER_SECONDS = 172_800;
 
-// The vendor's published model ids, each with the emulator's profile (the service catalog's limits, which
-// emulator/video-model-limits.ts applies) that decides what the model accepts. Calls are logged and faulted
-// under the profile's name, which is how tests and scripted faults name a model.
-const MODELS: Record<string, string> = {
-  "dreamina-seedance-2-0-260128": "vendorB-2",
-  "dreamina-seedance-2-0-fast-260128": "vendorB-2-fast",
-  "dreamina-seedance-2-0-mini": "vendorB-2-mini",
-  "dreamina-seedance-2-5-260628": "vendorB-2.5",
-};
-
-// The reference's create fields; `file_format` is not among them (the vendor answers MP4): it is the one field
-// of ours the emulator takes, for the MOV output the service offers on one model.
+// The reference's create fields, and no other (the vendor answers MP4 and has no container field).
 const createTaskSchema = z
   .object({
     model: z.string().min(1),
@@ -56,7 +46,6 @@ const createTaskSchema = z
     ratio: z.string().default("16:9"),
     duration: z.number().int().default(5),
     tools: z.array(z.object({ type: z.literal("web_search") }).strict()).optional(),
-    file_format: z.enum(["mp4", "mov"]).default("mp4"),
   })
   .strict();
 
@@ -100,12 +89,12 @@ export const vendorBFamily: VendorFamily = {
 
 async function createTask(request: FastifyRequest, reply: FastifyReply, context: EmulatorContext, board: VideoJobBoard<VendorBJob["details"]>) {
   const body = request.body as { model?: unknown } | undefined;
-  const profile = typeof body?.model === "string" ? MODELS[body.model] : undefined;
+  const model = typeof body?.model === "string" ? body.model : null;
   context.requests.record({
     family: FAMILY,
     method: request.method,
     path: TASKS_PATH,
-    model: profile ?? (typeof body?.model === "string" ? body.model : null),
+    model: model === null ? null : controlNameOf(model),
     at: new Date().toISOString(),
   });
   if (context.latencyMs > 0) await delay(context.latencyMs);
@@ -119,11 +108,11 @@ async function createTask(request: FastifyRequest, reply: FastifyReply, context:
   const read = readContent(task.content);
   if ("problem" in read) return reply.code(400).send(vendorBError("InvalidParameter", read.problem, "content"));
   const ratio = task.ratio === "adaptive" ? null : task.ratio;
-  const accepted = await acceptVideoRequest(context.files, FAMILY, profile, read.urls, () => ({
+  const accepted = await acceptVideoRequest(context.files, FAMILY, task.model, read.urls, () => ({
     resolution: task.resolution,
     aspectRatio: ratio,
     durationSeconds: task.duration,
-    container: task.file_format,
+    container: "mp4",
     withAudio: task.generate_audio,
     returnLastFrame: task.return_last_frame,
   }));
@@ -132,7 +121,7 @@ async function createTask(request: FastifyRequest, reply: FastifyReply, context:
   }
   if (accepted.outcome === "refused") return reply.code(400).send(vendorBError("InvalidParameter", accepted.reason, accepted.control));
 
-  const fault = context.faults.take(FAMILY, profile ?? task.model);
+  const fault = context.faults.take(FAMILY, controlNameOf(task.model));
   if (fault !== undefined && !isJobFault(fault.kind)) return sendFault(fault.kind, fault.retryAfterSeconds, reply);
   const seed = task.seed === undefined || task.seed < 0 ? null : task.seed;
   const job = board.submit(
@@ -142,7 +131,7 @@ async function createTask(request: FastifyRequest, reply: FastifyReply, context:
       spec: {
         ...accepted.frame,
         durationSeconds: task.duration,
-        container: task.file_format,
+        container: "mp4",
         withAudio: task.generate_audio,
         watermark: task.watermark,
         prompt: read.prompt,

@@ -8,6 +8,7 @@ import type { EmulatorContext, VendorFamily } from "../vendor-family.js";
 import { sourcePicture } from "../media/video-materials.js";
 import { acceptVideoRequest } from "../video-acceptance.js";
 import { isJobFault, VideoJobBoard, type JobFault, type VideoJob } from "../video-jobs.js";
+import { controlNameOf } from "../vendors/vendor-c-models.js";
 import { readSynthesisInput, reworkParameterFields, synthesisInputSchema } from "./vendor-c-video-input.js";
 import { registerVendorCImageRoutes } from "./vendor-c-image.js";
 
@@ -23,18 +24,6 @@ const FAMILY = "vendorC";
 const SYNTHESIS_PATH = "/api/v1/services/aigc/video-generation/video-synthesis";
 // A task is seen RUNNING once before it can succeed.
 const RUNNING_PROGRESS = [50];
-
-// The vendor's model ids, each with the emulator's profile (the service catalog's limits, which
-// emulator/video-model-limits.ts applies). The two 3.0 models are the service's own, which the reference does
-// not have: they keep their names. Calls are logged and faulted under the profile's name.
-const MODELS: Record<string, string> = {
-  "wan2.7-t2v": "vendorC2.7-t2v",
-  "wan2.7-i2v": "vendorC2.7-i2v",
-  "wan2.7-r2v": "vendorC2.7-r2v",
-  "wan2.7-videoedit": "vendorC2.7-videoedit",
-  "vendorC3.0-video": "vendorC3.0-video",
-  "vendorC3.0-video-prime": "vendorC3.0-video-prime",
-};
 
 const synthesisSchema = z
   .object({
@@ -82,8 +71,11 @@ export const vendorCFamily: VendorFamily = {
         .send(vendorCError(clientError ? "InvalidParameter" : "InternalError", error.message ?? "error"));
     });
     app.post(SYNTHESIS_PATH, (request, reply) => submitSynthesis(request, reply, context, board));
+    const imageTaskAnswer = registerVendorCImageRoutes(app, context);
     app.get<{ Params: { task_id: string } }>("/api/v1/tasks/:task_id", (request, reply) => {
       if (!hasBearerKey(request)) return reply.code(401).send(vendorCError("InvalidApiKey", "No API-key provided."));
+      const image = imageTaskAnswer(request, request.params.task_id);
+      if (image !== undefined) return reply.type("application/json").send(image);
       return reply.send({ request_id: randomUUID(), ...taskView(board.read(request.params.task_id), request.params.task_id, request) });
     });
     app.get<{ Params: { file_id: string } }>("/files/:file_id", (request, reply) =>
@@ -92,18 +84,17 @@ export const vendorCFamily: VendorFamily = {
         broken: vendorCError("InternalError", "object storage is unavailable"),
       }),
     );
-    registerVendorCImageRoutes(app, context);
   },
 };
 
 async function submitSynthesis(request: FastifyRequest, reply: FastifyReply, context: EmulatorContext, board: VideoJobBoard<VendorCJob["details"]>) {
   const body = request.body as { model?: unknown } | undefined;
-  const profile = typeof body?.model === "string" ? MODELS[body.model] : undefined;
+  const model = typeof body?.model === "string" ? body.model : null;
   context.requests.record({
     family: FAMILY,
     method: request.method,
     path: SYNTHESIS_PATH,
-    model: profile ?? (typeof body?.model === "string" ? body.model : null),
+    model: model === null ? null : controlNameOf(model),
     at: new Date().toISOString(),
   });
   if (context.latencyMs > 0) await delay(context.latencyMs);
@@ -120,7 +111,7 @@ async function submitSynthesis(request: FastifyRequest, reply: FastifyReply, con
   const urls = readSynthesisInput(input, parameters);
   if ("problem" in urls) return reply.code(400).send(vendorCError("InvalidParameter", urls.problem));
   const withAudio = parameters.audio ?? false;
-  const accepted = await acceptVideoRequest(context.files, FAMILY, profile, urls, (_model, materials) => ({
+  const accepted = await acceptVideoRequest(context.files, FAMILY, modelId, urls, (_model, materials) => ({
     resolution: parameters.resolution.toLowerCase(),
     aspectRatio: parameters.ratio ?? (sourcePicture(materials) ? null : "16:9"),
     durationSeconds: parameters.duration,
@@ -132,7 +123,7 @@ async function submitSynthesis(request: FastifyRequest, reply: FastifyReply, con
   if (accepted.outcome === "refused") return reply.code(400).send(vendorCError("InvalidParameter", accepted.reason));
   const prompt = input.prompt ?? "";
 
-  const fault = context.faults.take(FAMILY, profile ?? modelId);
+  const fault = context.faults.take(FAMILY, controlNameOf(modelId));
   const { width, height } = accepted.frame;
   if (fault !== undefined && !isJobFault(fault.kind)) return sendFault(fault.kind, reply);
   const job = board.submit(

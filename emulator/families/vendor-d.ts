@@ -11,14 +11,14 @@ import { acceptVideoRequest } from "../video-acceptance.js";
 import { capabilityOf } from "../video-input-limits.js";
 import { isJobFault, VideoJobBoard, type JobFault, type VideoJob } from "../video-jobs.js";
 import { instanceSchema, readInstance, withoutInlineBytes } from "./vendor-d-instance.js";
-import { emulatedModelFor, isVeoModel } from "./vendor-d-models.js";
+import { controlNameOf, isVeoModel } from "../vendors/vendor-d-models.js";
 
 // vendorD video: the Gemini API's Veo long-running operations (docs/providers/vendorD.md), for generation from
 // text, a first image or reference images, and for edits of a video. `:predictLongRunning` answers an operation
 // name; reading the name answers {done: false, metadata} until {done: true, response.generateVideoResponse |
 // error}. There is no cancel. The key travels in `x-goog-api-key`, on the video's download too; refusals are
-// {error: {code, message, status, details[]}}. Faults and the request log name the catalog model a Veo model
-// stands in for, as tests script them.
+// {error: {code, message, status, details[]}}. Faults and the request log name a call by the service's neutral
+// model for what its inputs ask, as tests script them.
 
 const FAMILY = "vendorD";
 const API = "/v1beta";
@@ -105,9 +105,9 @@ async function predict(
   const vendorModel = target.endsWith(PREDICT) ? target.slice(0, -PREDICT.length) : null;
   const parsed = predictSchema.safeParse(request.body);
   const urls = parsed.success ? readInstance(parsed.data.instances[0]!) : undefined;
-  // The catalog model this Veo model stands in for, for what the inputs ask.
-  const modelId = vendorModel !== null && urls !== undefined && !("problem" in urls) ? (emulatedModelFor(vendorModel, capabilityOf(urls)) ?? null) : null;
-  context.requests.record({ family: FAMILY, method: request.method, path: `${API}/models/${target}`, model: modelId ?? vendorModel, at: new Date().toISOString() });
+  // What tests name this call by: the service's model for what the inputs ask.
+  const controlName = vendorModel !== null && urls !== undefined && !("problem" in urls) ? controlNameOf(vendorModel, capabilityOf(urls)) : vendorModel;
+  context.requests.record({ family: FAMILY, method: request.method, path: `${API}/models/${target}`, model: controlName, at: new Date().toISOString() });
   if (context.latencyMs > 0) await delay(context.latencyMs);
   if (vendorModel === null || !isVeoModel(vendorModel)) {
     return sendRpcError(reply, "NOT_FOUND", `models/${vendorModel ?? target} is not found for API version v1beta, or is not supported for predictLongRunning.`);
@@ -117,10 +117,9 @@ async function predict(
     return sendRpcError(reply, "INVALID_ARGUMENT", `Invalid value at '${issue?.path.join(".") ?? ""}': ${issue?.message ?? "invalid"}`);
   }
   if (urls === undefined || "problem" in urls) return sendRpcError(reply, "INVALID_ARGUMENT", urls?.problem ?? "invalid instance");
-  if (modelId === null) return sendRpcError(reply, "INVALID_ARGUMENT", `${vendorModel} does not take these inputs`);
   const { instances, parameters } = parsed.data;
   const instance = instances[0]!;
-  const accepted = await acceptVideoRequest(context.files, FAMILY, modelId, urls, (_model, materials) => ({
+  const accepted = await acceptVideoRequest(context.files, FAMILY, vendorModel, urls, (_model, materials) => ({
     resolution: parameters.resolution,
     aspectRatio: parameters.aspectRatio ?? (sourcePicture(materials) ? null : "16:9"),
     durationSeconds: parameters.durationSeconds,
@@ -132,14 +131,15 @@ async function predict(
   if (accepted.outcome === "unknown_model") return sendRpcError(reply, "NOT_FOUND", `models/${vendorModel} is not found.`);
   if (accepted.outcome === "refused") return sendRpcError(reply, "INVALID_ARGUMENT", withoutInlineBytes(accepted.reason));
 
-  const fault = context.faults.take(FAMILY, modelId);
+  const modelName = controlNameOf(vendorModel, accepted.task);
+  const fault = context.faults.take(FAMILY, modelName);
   if (fault !== undefined && !isJobFault(fault.kind)) return sendFault(fault.kind, fault.retryAfterSeconds, reply);
   const id = randomBytes(8).toString("hex");
   const name = `models/${vendorModel}/operations/${id}`;
   board.submit(
     {
       id,
-      model: modelId,
+      model: modelName,
       spec: {
         ...accepted.frame,
         durationSeconds: parameters.durationSeconds,

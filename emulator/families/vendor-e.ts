@@ -18,7 +18,7 @@ import { EDIT_MODES, readReferences, referenceImageSchema } from "./vendor-e-ref
 // image inline, base64-encoded. Errors are `{error: {code, status, message}}` with the HTTP status in `code`; with
 // `includeRaiReason` an image the output filter withholds comes back as a prediction with `raiFilteredReason`,
 // without it the set is simply shorter. Reference images (inline bytes) turn the call into image-to-image, or with
-// `editMode` into an edit. Faults and the request log name the catalog model an Imagen model stands in for.
+// `editMode` into an edit. Faults and the request log name an Imagen model by the service's neutral id.
 
 const FAMILY = "vendorE";
 const DEFAULT_RETRY_AFTER_SECONDS = 1;

@@ -1,6 +1,6 @@
 import { runFfmpeg } from "../../core/media/ffmpeg.js";
 import { audioOf, encodeArgs, FilterGraph, FPS, promptLook, toneOrSilence, withTiles, withWatermark } from "./clip-layers.js";
-import type { EditAudioSetting } from "../../core/catalog/video-models.js";
+import type { EditAudioSetting } from "../vendors/video-model.js";
 import type { VideoRenderRequest } from "./video-render.js";
 import type { LocalMedia } from "./video-materials.js";
 

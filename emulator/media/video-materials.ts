@@ -1,5 +1,5 @@
 import { writeFile } from "node:fs/promises";
-import type { EditAudioSetting } from "../../core/catalog/video-models.js";
+import type { EditAudioSetting } from "../vendors/video-model.js";
 import { MediaProbeError, probeMedia } from "../../core/media/probe.js";
 import { sniffMediaType } from "../../core/media/sniff.js";
 import type { FileStore } from "../file-store.js";

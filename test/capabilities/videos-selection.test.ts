@@ -54,7 +54,7 @@ const CASES: ControlCase[] = [
   { name: "seed", endpoint: T2V, control: { seed: 2_147_483_647 }, lacking: "vendorD-1.1-t2v", param: "/seed", code: "unsupported_seed", received: 2_147_483_647, supported: false, auto: "vendorC3.0-video" },
   { name: "negative_prompt", endpoint: T2V, control: { negative_prompt: "blur" }, lacking: "vendorA-h3", param: "/negative_prompt", code: "unsupported_negative_prompt", received: true, supported: false, auto: "vendorC3.0-video" },
   { name: "explicit enhance_prompt", endpoint: T2V, control: { enhance_prompt: false }, lacking: "vendorD-1.1-t2v", param: "/enhance_prompt", code: "unsupported_enhance_prompt", received: false, supported: false, auto: "vendorC3.0-video" },
-  { name: "explicit enhance_prompt (auto skips)", endpoint: R2V, control: { enhance_prompt: true, references: refs("image", 6) }, lacking: "vendorD-1.1-r2v", param: "/enhance_prompt", code: "unsupported_enhance_prompt", received: true, supported: false, auto: "vendorC3.0-video-prime" },
+  { name: "explicit enhance_prompt (auto skips)", endpoint: R2V, control: { enhance_prompt: true, references: refs("image", 6) }, lacking: "vendorB-2", param: "/enhance_prompt", code: "unsupported_enhance_prompt", received: true, supported: false, auto: "vendorC3.0-video-prime" },
   { name: "watermark off", endpoint: T2V, control: { watermark: false }, lacking: "vendorD-1.1-t2v", param: "/watermark", code: "unsupported_watermark", received: false, supported: [true], auto: "vendorA-h3" },
   { name: "generate_audio on", endpoint: T2V, control: { generate_audio: true }, lacking: "vendorC2.7-t2v", param: "/generate_audio", code: "unsupported_generate_audio", received: true, supported: [false], auto: "vendorA-h3" },
   { name: "generate_audio off", endpoint: T2V, control: { generate_audio: false }, lacking: "vendorA-h3", param: "/generate_audio", code: "unsupported_generate_audio", received: false, supported: [true], auto: "vendorC3.0-video" },
@@ -109,7 +109,7 @@ describe("model-specific video controls", () => {
   });
 
   it("a concrete model that has the control admits it unchanged", async () => {
-    const response = await post(R2V.path, { model: "vendorB-2.5", references: [ref("audio", 0, { reference_voice: url("v.wav") })], output_format: "mov", web_search: true });
+    const response = await post(R2V.path, { model: "vendorB-2.5", references: [ref("audio", 0, { reference_voice: url("v.wav") })], web_search: true });
     expect(response.status, JSON.stringify(response.body)).toBe(202);
     expect(response.body).toMatchObject({ model: "vendorB-2.5", resolved_model: "vendorB-2.5", model_selection_reason: null });
   });

@@ -98,6 +98,18 @@ describe("import graph", () => {
     }
   });
 
+  // The emulator stands in for the vendors, so it describes them from their own references: were it to read our
+  // catalog or our adapters, it would accept whatever the service wrongly promises. It may use core's media
+  // utilities (decoding, probing, sniffing) and the HTTP face through core/index.ts.
+  it("the emulator imports nothing of core's catalog, adapters or capabilities", () => {
+    const imports: string[] = [];
+    for (const file of sources(path.join(ROOT, "emulator"))) {
+      const relative = path.relative(ROOT, file);
+      for (const specifier of importsOf(file).filter((s) => s.startsWith("."))) imports.push(`${relative} → ${resolved(file, specifier)}`);
+    }
+    expect(imports.filter((line) => /→ core\/(catalog|providers|capabilities)\//.test(line))).toEqual([]);
+  });
+
   it("only the provider registry imports the vendor folders", () => {
     for (const file of sources(path.join(ROOT, "core"))) {
       const relative = path.relative(ROOT, file);

@@ -1,6 +1,7 @@
 import { setTimeout as delay } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_VENDOR_IDS, mergeVendorIds, vendorIdProblems } from "../../core/catalog/vendor-ids.js";
+import { VIDEO_MODELS } from "../../core/catalog/video-models.js";
 import type { ProviderEndpoint } from "../../core/config.js";
 import { ProviderFailure, type ProviderRequest } from "../../core/providers/types.js";
 import type { ResolvedMediaInput } from "../../core/providers/video-job.js";
@@ -121,6 +122,8 @@ describe("the emulator answers as the reference does", () => {
     ["our own model id", { model: "vendorC2.7-t2v" }, 404, "ModelNotFound"],
     ["a size in pixels", { parameters: { size: "1280*720" } }, 400, "InvalidParameter"],
     ["an img_url", { input: { prompt: "x", img_url: "https://x/a.png" } }, 400, "InvalidParameter"],
+    ["a 480P resolution, which Wan 2.7 does not render", { parameters: { resolution: "480P" } }, 400, "InvalidParameter"],
+    ["a 21:9 ratio", { parameters: { resolution: "720P", ratio: "21:9" } }, 400, "InvalidParameter"],
   ])("refuses %s with the reference's error body", async (_case, change, status, code) => {
     const answer = await emulatorCall("POST", SYNTHESIS, { ...exampleTextRequest(), ...change });
     expect(answer.status).toBe(status);
@@ -239,7 +242,8 @@ describe("the reference's answers replayed through the adapter", () => {
 describe("the id map", () => {
   it("maps the Wan 2.7 video models to the reference's model ids", () => {
     expect(vendorIdProblems(mergeVendorIds({}), ["vendorC"])).toEqual([]);
-    const ids = Object.values(DEFAULT_VENDOR_IDS.vendorC?.models ?? {});
-    expect(ids.every((id) => createRequestSchema.safeParse({ model: id, input: {} }).success)).toBe(true);
+    const videoIds = VIDEO_MODELS.filter((model) => model.family === "vendorC").flatMap((model) => DEFAULT_VENDOR_IDS.vendorC?.models[model.id] ?? []);
+    expect(videoIds).toHaveLength(4);
+    expect(videoIds.every((id) => createRequestSchema.safeParse({ model: id, input: {} }).success)).toBe(true);
   });
 });

@@ -113,6 +113,9 @@ describe("the emulator answers as the reference does", () => {
     ["a generateAudio parameter (Vertex AI's, not the Gemini API's)", `${VEO}:predictLongRunning`, { ...reference.examples.textRequest, parameters: { generateAudio: true } }, KEY, 400],
     ["an image by URL", `${VEO}:predictLongRunning`, { instances: [{ prompt: "x", image: { uri: "https://files.example/a.png", mimeType: "image/png" } }] }, KEY, 400],
     ["a call without a key", `${VEO}:predictLongRunning`, reference.examples.textRequest, null, 403],
+    ["a 5 s clip (Veo makes 4, 6 or 8)", `${VEO}:predictLongRunning`, { ...reference.examples.textRequest, parameters: { durationSeconds: 5 } }, KEY, 400],
+    ["1080p shorter than 8 s", `${VEO}:predictLongRunning`, { ...reference.examples.textRequest, parameters: { resolution: "1080p", durationSeconds: 4 } }, KEY, 400],
+    ["a 1:1 ratio", `${VEO}:predictLongRunning`, { ...reference.examples.textRequest, parameters: { aspectRatio: "1:1" } }, KEY, 400],
   ])("refuses %s as the reference's error shape", async (_case, target, body, key, status) => {
     const answer = await emulatorCall("POST", `models/${target}`, body, key);
     expect(answer.status).toBe(status);

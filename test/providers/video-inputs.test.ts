@@ -340,7 +340,7 @@ describe("vendor faults and refusals on input-media tasks end with the right cod
     },
     {
       family: "vendorC", model: "vendorC2.7-videoedit", path: "/v1/videos/edit",
-      body: () => ({ source_video: media.source, instruction: "Sepia", resolution: "480p", duration: 3 }),
+      body: () => ({ source_video: media.source, instruction: "Sepia", resolution: "720p", duration: 3 }),
       kind: "bad_download", code: "model_output_invalid", retryable: true, submits: 1,
     },
     {
