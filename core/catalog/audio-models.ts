@@ -115,9 +115,11 @@ export const MUSIC_MODELS: readonly MusicModel[] = [
       instrumental: true,
       max_title_characters: 80,
       clips_per_task: 2,
-      text_to_music: { max_prompt_characters: 1000, max_lyrics_characters: 5000 },
+      // vendorG takes 500 characters of prompt without lyrics (its non-custom mode) and 1000 as a style in custom
+      // mode; the prompt may go either way, so it is held to the shorter.
+      text_to_music: { max_prompt_characters: 500, max_lyrics_characters: 5000 },
       reference_audio_to_music: {
-        max_prompt_characters: 2000,
+        max_prompt_characters: 500,
         max_lyrics_characters: 5000,
         min_reference_seconds: 6,
         max_reference_seconds: 480,
