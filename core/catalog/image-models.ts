@@ -147,7 +147,8 @@ export const IMAGE_MODELS: readonly ImageModel[] = [
       canvas_aspects: [...COMMON_ASPECTS, "21:9"],
       seed: true,
       negative_prompt: true,
-      enhance_prompt: [true, false],
+      // Wan 2.7's image call has no prompt-rewriting field.
+      enhance_prompt: [],
       reasoning: [true, false],
       output_relationships: ["independent", "sequence"],
       palette: false,

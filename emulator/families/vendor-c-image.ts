@@ -1,77 +1,62 @@
 import { randomUUID } from "node:crypto";
 import { setTimeout as delay } from "node:timers/promises";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { z } from "zod";
+import type { z } from "zod";
 import type { StoredFile } from "../file-store.js";
 import type { TriggeredFault } from "../faults.js";
-import { findImageModel, imageAskProblem, randomSeed } from "../media/image-limits.js";
 import { renderDerivedSet } from "../media/image-derive.js";
 import { renderImageSet } from "../media/image-render.js";
 import { storePicture } from "../media/stored-images.js";
 import { sendStoredFile } from "../serve-file.js";
 import type { EmulatorContext } from "../vendor-family.js";
 import { acceptRawBodies, isRecord, parseJsonBody } from "./raw-json-body.js";
-import { image2imageInputSchema, readSynthesisInputs, type Image2ImageInput } from "./vendor-c-image-inputs.js";
+import { generationSchema, readInputs, readTask } from "./vendor-c-image-inputs.js";
+import { controlNameOf, WAN_IMAGE_MODELS } from "./vendor-c-image-models.js";
 
-// vendorC images: an asynchronous job API (docs/providers/vendorC-image.md). A POST with `X-DashScope-Async: enable`
-// answers a task id in status PENDING; the task goes RUNNING, then SUCCEEDED | FAILED | CANCELED (UNKNOWN once
-// it has expired). There is no progress figure. Errors are `{request_id, code, message}`. These routes sit
-// under /vendorC beside the family's video routes, in a scope of their own (body parsing, auth hook). The
-// image2image service (image-to-image, edits: images the model downloads) runs its jobs the same way; each
-// service knows only its own jobs.
+// vendorC images: Model Studio's Wan 2.7 image generation and editing (docs/providers/vendorC-image.md; reference
+// copy docs/providers/reference/vendorC-image-generation.json). A POST with `X-DashScope-Async: enable` answers a
+// task id in status PENDING; the task, read at the family's /api/v1/tasks/{id} (vendor-c.ts asks
+// `imageTaskAnswer` first), goes RUNNING, then SUCCEEDED with the images in `output.choices` | FAILED |
+// CANCELED (UNKNOWN once it has expired). There is no progress figure. Errors are `{request_id, code, message}`.
+// These routes sit under /vendorC beside the family's video routes, in a scope of their own (body parsing, auth).
 
 const FAMILY = "vendorC";
-const SERVICE = "/api/v1/services/aigc/text2image";
-const IMAGE2IMAGE_SERVICE = "/api/v1/services/aigc/image2image";
+const GENERATION_PATH = "/api/v1/services/aigc/image-generation/generation";
+const FILES_PATH = "/api/v1/services/aigc/image-generation/files";
 const DEFAULT_RETRY_AFTER_SECONDS = 1;
 // A status the protocol does not document, for the unknown_status fault.
 const UNDOCUMENTED_STATUS = "SUSPENDED";
 
 type TaskStatus = "PENDING" | "RUNNING" | "SUCCEEDED" | "FAILED" | "CANCELED" | typeof UNDOCUMENTED_STATUS;
 
-interface ImageJob {
+interface ImageTask {
   id: string;
-  service: string;
   model: string;
   status: TaskStatus;
   submitTime: string;
   endTime?: string;
   count: number;
+  size: string;
   files: StoredFile[];
   failure?: { code: string; message: string };
-  // Scripted by the malformed fault: every status query of this job answers a truncated body.
+  // Scripted by the malformed fault: every status query of this task answers a truncated body.
   garbled: boolean;
 }
 
-const synthesisSchema = z
-  .object({
-    model: z.string().min(1),
-    input: z.object({ prompt: z.string().trim().min(1), negative_prompt: z.string().min(1).optional() }).strict(),
-    parameters: z
-      .object({
-        size: z.string().regex(/^\d+\*\d+$/, "size must read width*height"),
-        n: z.number().int().min(1),
-        seed: z.number().int().min(0).max(2_147_483_647).optional(),
-        prompt_extend: z.boolean().optional(),
-        reasoning: z.boolean().optional(),
-        sequential: z.boolean().default(false),
-      })
-      .strict(),
-  })
-  .strict();
+// The answer to a status read of an image task: JSON, or (the malformed fault) a cut-off text; undefined for a
+// task id that is not an image task's.
+export type ImageTaskAnswer = ((request: FastifyRequest, taskId: string) => object | string | undefined);
 
-const image2imageSchema = synthesisSchema.extend({ input: image2imageInputSchema });
-
-export function registerVendorCImageRoutes(app: FastifyInstance, context: EmulatorContext): void {
+export function registerVendorCImageRoutes(app: FastifyInstance, context: EmulatorContext): ImageTaskAnswer {
+  const tasks = new Map<string, ImageTask>();
   // Result files are fetched without the key, like the signed object-storage URLs the vendor hands out.
-  app.get<{ Params: { id: string } }>(`${SERVICE}/files/:id`, (request, reply) =>
+  app.get<{ Params: { id: string } }>(`${FILES_PATH}/:id`, (request, reply) =>
     sendStoredFile(reply, context.files.get(request.params.id), {
       notFound: { request_id: randomUUID(), code: "NoSuchKey", message: "The specified key does not exist." },
       broken: { request_id: randomUUID(), code: "InternalError", message: "Object storage is temporarily unavailable." },
     }),
   );
   void app.register(async (scope) => {
-    const jobs = new Map<string, ImageJob>();
     acceptRawBodies(scope);
     scope.setErrorHandler((error, _request, reply) => sendError(reply, 500, "InternalError", (error as Error).message));
     scope.addHook("onRequest", async (request, reply) => {
@@ -79,67 +64,47 @@ export function registerVendorCImageRoutes(app: FastifyInstance, context: Emulat
         return sendError(reply, 401, "InvalidApiKey", "Invalid API-key provided.");
       }
     });
-
-    for (const service of [SERVICE, IMAGE2IMAGE_SERVICE]) {
-      const jobOf = (id: string) => (jobs.get(id)?.service === service ? jobs.get(id) : undefined);
-      scope.post(`${service}/image-synthesis`, (request, reply) => submitSynthesis(request, reply, context, jobs, service));
-      scope.get<{ Params: { id: string } }>(`${service}/tasks/:id`, (request, reply) => {
-        const job = jobOf(request.params.id);
-        if (job?.garbled) return reply.type("application/json").send(`{"request_id": "${randomUUID()}", "output": {"task_st`);
-        return reply.send({ request_id: randomUUID(), ...describeJob(job, request.params.id, request) });
-      });
-      scope.post<{ Params: { id: string } }>(`${service}/tasks/:id/cancel`, (request, reply) => {
-        const job = jobOf(request.params.id);
-        recordCall(context, request, job?.model ?? null);
-        if (job?.status !== "PENDING") {
-          const message = "Failed to cancel the task, please confirm if the task is in PENDING status.";
-          return sendError(reply, 400, "UnsupportedOperation", message);
-        }
-        job.status = "CANCELED";
-        job.endTime = vendorTime(new Date());
-        return reply.send({ request_id: randomUUID() });
-      });
-    }
+    scope.post(GENERATION_PATH, (request, reply) => submitGeneration(request, reply, context, tasks));
+    scope.post<{ Params: { id: string } }>("/api/v1/tasks/:id/cancel", (request, reply) => {
+      const task = tasks.get(request.params.id);
+      recordCall(context, request, task?.model ?? null);
+      if (task?.status !== "PENDING") {
+        return sendError(reply, 400, "UnsupportedOperation", "Failed to cancel the task, please confirm if the task is in PENDING status.");
+      }
+      task.status = "CANCELED";
+      task.endTime = vendorTime(new Date());
+      return reply.send({ request_id: randomUUID() });
+    });
   });
+  return (request, taskId) => {
+    const task = tasks.get(taskId);
+    if (task === undefined) return undefined;
+    if (task.garbled) return `{"request_id": "${randomUUID()}", "output": {"task_st`;
+    return { request_id: randomUUID(), ...describeTask(task, request) };
+  };
 }
 
-async function submitSynthesis(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  context: EmulatorContext,
-  jobs: Map<string, ImageJob>,
-  service: string,
-) {
+async function submitGeneration(request: FastifyRequest, reply: FastifyReply, context: EmulatorContext, tasks: Map<string, ImageTask>) {
   const body = parseJsonBody(request.body);
   const modelId = isRecord(body) && typeof body.model === "string" ? body.model : null;
-  recordCall(context, request, modelId);
+  recordCall(context, request, modelId === null ? null : controlNameOf(modelId));
   if (context.latencyMs > 0) await delay(context.latencyMs);
 
   if (request.headers["x-dashscope-async"] !== "enable") {
     return sendError(reply, 403, "AccessDenied", "current user api does not support synchronous calls; send X-DashScope-Async: enable");
   }
   if (body === undefined) return sendError(reply, 400, "InvalidParameter", "The request body is not valid JSON.");
-  const parsed = service === IMAGE2IMAGE_SERVICE ? image2imageSchema.safeParse(body) : synthesisSchema.safeParse(body);
+  const parsed = generationSchema.safeParse(body);
   if (!parsed.success) return sendError(reply, 400, "InvalidParameter", describeIssue(parsed.error));
-  const model = findImageModel(FAMILY, parsed.data.model);
-  if (model === undefined) return sendError(reply, 400, "InvalidParameter", `Model not exist: ${parsed.data.model}`);
-  const { input, parameters } = parsed.data;
-  const [width, height] = parameters.size.split("*").map(Number) as [number, number];
-  // The image2image schema has parsed this input: it is an image2image one.
-  const derivation = service === IMAGE2IMAGE_SERVICE ? await readSynthesisInputs(input as Image2ImageInput) : null;
+  const model = WAN_IMAGE_MODELS[parsed.data.model];
+  if (model === undefined) return sendError(reply, 404, "ModelNotFound", `Model not exist: ${parsed.data.model}`);
+  const read = readTask(model, parsed.data);
+  if (typeof read === "string") return sendError(reply, 400, "InvalidParameter", read);
+  const { parameters } = parsed.data;
+  const derivation = read.imageUrls.length > 0 ? await readInputs(read.imageUrls, parameters.bbox_list) : null;
   if (typeof derivation === "string") return sendError(reply, 400, "InvalidParameter", derivation);
-  const problem = imageAskProblem(model, {
-    count: parameters.n,
-    size: { width, height },
-    sequence: parameters.sequential,
-    palette: false,
-    seed: parameters.seed !== undefined,
-    negativePrompt: input.negative_prompt !== undefined,
-    ...(derivation ? { source: derivation.source, inputImages: derivation.inputs.length, editRegions: derivation.regions.length } : {}),
-  });
-  if (problem) return sendError(reply, 400, "InvalidParameter", problem);
 
-  const fault = context.faults.take(FAMILY, model.id);
+  const fault = context.faults.take(FAMILY, model.controlName);
   switch (fault?.kind) {
     case "http_500":
       return sendError(reply, 500, "InternalError", "An internal error has occurred, please try again later.");
@@ -150,83 +115,86 @@ async function submitSynthesis(
       return sendError(reply, 400, "DataInspectionFailed", "Input data may contain inappropriate content.");
   }
 
-  const job: ImageJob = {
+  const task: ImageTask = {
     id: randomUUID(),
-    service,
-    model: model.id,
+    model: model.controlName,
     status: "PENDING",
     submitTime: vendorTime(new Date()),
-    count: parameters.n,
+    count: read.count,
+    size: `${read.width}*${read.height}`,
     files: [],
     garbled: fault?.kind === "malformed",
   };
-  jobs.set(job.id, job);
+  tasks.set(task.id, task);
   const picture = {
-    width,
-    height,
-    prompt: input.prompt,
-    count: parameters.n,
-    relationship: parameters.sequential ? ("sequence" as const) : ("independent" as const),
+    width: read.width,
+    height: read.height,
+    prompt: read.prompt,
+    count: read.count,
+    relationship: read.sequential ? ("sequence" as const) : ("independent" as const),
   };
-  void runJob(job, fault, context, () =>
+  void runTask(task, fault, context, () =>
     derivation ? renderDerivedSet({ ...picture, ...derivation }) : renderImageSet({ ...picture, seed: parameters.seed ?? randomSeed() }),
   );
-  return reply.send({ request_id: randomUUID(), output: { task_id: job.id, task_status: job.status } });
+  return reply.send({ request_id: randomUUID(), output: { task_id: task.id, task_status: task.status } });
 }
 
-// The vendor's scheduler: the job leaves PENDING on the next turn and renders, unless a fault decides otherwise.
-async function runJob(job: ImageJob, fault: TriggeredFault | undefined, context: EmulatorContext, render: () => Promise<Buffer[]>) {
+// A seed the caller did not fix: every request then gets pictures of its own.
+function randomSeed(): number {
+  return Math.floor(Math.random() * 2_147_483_647);
+}
+
+// The vendor's scheduler: the task leaves PENDING on the next turn and renders, unless a fault decides otherwise.
+async function runTask(task: ImageTask, fault: TriggeredFault | undefined, context: EmulatorContext, render: () => Promise<Buffer[]>) {
   await delay(0);
-  if (job.status !== "PENDING") return;
-  job.status = "RUNNING";
+  if (task.status !== "PENDING") return;
+  task.status = "RUNNING";
   switch (fault?.kind) {
     case "hang":
       return;
     case "unknown_status":
-      job.status = UNDOCUMENTED_STATUS;
+      task.status = UNDOCUMENTED_STATUS;
       return;
     case "content_filtered":
-      return finish(job, "FAILED", { code: "DataInspectionFailed", message: "Output data may contain inappropriate content." });
+      return finish(task, "FAILED", { code: "DataInspectionFailed", message: "Output data may contain inappropriate content." });
   }
   try {
     const pictures = await render();
-    job.files = await Promise.all(pictures.map((picture) => storePicture(context, picture, fault?.kind === "bad_download")));
-    if (job.status === "RUNNING") finish(job, "SUCCEEDED");
+    task.files = await Promise.all(pictures.map((picture) => storePicture(context, picture, fault?.kind === "bad_download")));
+    if (task.status === "RUNNING") finish(task, "SUCCEEDED");
   } catch (error) {
-    if (job.status === "RUNNING") {
-      finish(job, "FAILED", { code: "InternalError", message: `rendering failed: ${(error as Error).message}` });
-    }
+    if (task.status === "RUNNING") finish(task, "FAILED", { code: "InternalError", message: `rendering failed: ${(error as Error).message}` });
   }
 }
 
-function finish(job: ImageJob, status: "SUCCEEDED" | "FAILED", failure?: ImageJob["failure"]) {
-  job.status = status;
-  job.endTime = vendorTime(new Date());
-  if (failure) job.failure = failure;
+function finish(task: ImageTask, status: "SUCCEEDED" | "FAILED", failure?: ImageTask["failure"]) {
+  task.status = status;
+  task.endTime = vendorTime(new Date());
+  if (failure) task.failure = failure;
 }
 
-function describeJob(job: ImageJob | undefined, id: string, request: FastifyRequest) {
-  if (job === undefined) return { output: { task_id: id, task_status: "UNKNOWN" } };
-  const succeeded = job.status === "SUCCEEDED";
+function describeTask(task: ImageTask, request: FastifyRequest) {
+  const succeeded = task.status === "SUCCEEDED";
+  const fileUrl = (file: StoredFile) => `${request.protocol}://${request.host}/${FAMILY}${FILES_PATH}/${file.fileId}`;
   return {
     output: {
-      task_id: job.id,
-      task_status: job.status,
-      submit_time: job.submitTime,
-      ...(job.endTime ? { end_time: job.endTime } : {}),
+      task_id: task.id,
+      task_status: task.status,
+      submit_time: task.submitTime,
+      ...(task.endTime ? { end_time: task.endTime } : {}),
       ...(succeeded
-        ? { results: job.files.map((file) => ({ url: `${request.protocol}://${request.host}/${FAMILY}${SERVICE}/files/${file.fileId}` })) }
+        ? {
+            finished: true,
+            choices: [{ finish_reason: "stop", message: { role: "assistant", content: task.files.map((file) => ({ type: "image", image: fileUrl(file) })) } }],
+          }
         : {}),
-      ...(job.failure ?? {}),
-      ...(succeeded || job.status === "FAILED"
-        ? { task_metrics: { TOTAL: job.count, SUCCEEDED: succeeded ? job.count : 0, FAILED: succeeded ? 0 : job.count } }
-        : {}),
+      ...(task.failure ?? {}),
     },
-    ...(succeeded ? { usage: { image_count: job.count } } : {}),
+    ...(succeeded ? { usage: { image_count: task.count, size: task.size } } : {}),
   };
 }
 
-// Times read like "2025-01-01 12:00:00.000", in UTC, as on the family's video jobs.
+// Times read like "2025-01-01 12:00:00.000", in UTC, as on the family's video tasks.
 function vendorTime(date: Date): string {
   return date.toISOString().replace("T", " ").replace("Z", "");
 }

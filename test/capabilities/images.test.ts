@@ -230,7 +230,7 @@ describe("model-specific controls through selection", () => {
       });
     }
     expectQueued(await generate({ prompt: PROMPT, seed: 3, enhance_prompt: false }), "text_to_image", "vendorE-image-2.5-sunburst");
-    expectQueued(await generate({ prompt: PROMPT, negative_prompt: "x", enhance_prompt: true }), "text_to_image", "vendorC2.7-image-pro");
+    expectQueued(await generate({ prompt: PROMPT, seed: 3, enhance_prompt: true }), "text_to_image", "vendorE-image-2.5-sunburst");
   });
 
   it("explicit reasoning", async () => {

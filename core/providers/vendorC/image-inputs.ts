@@ -1,31 +1,35 @@
-import type { ImageInputsAsk } from "../image-inputs.js";
+import type { EditRegion } from "../../contracts/image-options.js";
+import type { ImageInputsAsk, ResolvedImage } from "../image-inputs.js";
 
-// vendorC image-to-image and edits (docs/providers/vendorC-image.md): an image2image synthesis job, like text to
-// image but with the input images as URLs the vendor downloads and a `function` naming the operation: `remix`
-// (image-to-image), `description_edit` (the whole base image) or `description_edit_with_mask` (edit regions).
+// vendorC image-to-image and edits on Wan 2.7 (docs/providers/vendorC-image.md): the same message as text to image
+// with the input images after the text, in request order (an edit's base first), and an edit's regions as
+// `bbox_list`, one list of boxes per input image in that order.
 
-function operation(ask: ImageInputsAsk): string {
-  if (ask.capability === "image_to_image") return "remix";
-  return ask.edit_regions.length > 0 ? "description_edit_with_mask" : "description_edit";
+// A region as the vendor boxes it: [x1, y1, x2, y2] in the pixels of the image it lies on.
+function box(region: EditRegion, image: ResolvedImage): [number, number, number, number] {
+  return [
+    Math.round(region.x * image.width),
+    Math.round(region.y * image.height),
+    Math.round((region.x + region.width) * image.width),
+    Math.round((region.y + region.height) * image.height),
+  ];
+}
+
+function bboxList(ask: ImageInputsAsk): [number, number, number, number][][] {
+  return ask.images.map((image, index) => ask.edit_regions.filter((region) => region.image_index === index).map((region) => box(region, image)));
 }
 
 export function imageInputsSynthesisBody(model: string, ask: ImageInputsAsk) {
   return {
     model,
-    input: {
-      function: operation(ask),
-      prompt: ask.prompt,
-      images: ask.images.map((image) => image.url),
-      ...(ask.edit_regions.length > 0 ? { mask_regions: ask.edit_regions } : {}),
-      ...(ask.negative_prompt !== undefined ? { negative_prompt: ask.negative_prompt } : {}),
-    },
+    input: { messages: [{ role: "user", content: [{ text: ask.prompt }, ...ask.images.map((image) => ({ image: image.url }))] }] },
     parameters: {
       size: `${ask.size.width}*${ask.size.height}`,
       n: ask.count,
-      sequential: ask.output_relationship === "sequence",
-      // vendorC rewrites prompts unless told not to; SPEC.md keeps the prompt as written unless asked.
-      prompt_extend: ask.enhance_prompt === true,
+      ...(ask.output_relationship === "sequence" ? { enable_sequential: true } : {}),
+      ...(ask.negative_prompt !== undefined ? { negative_prompt: ask.negative_prompt } : {}),
       ...(ask.seed !== undefined ? { seed: ask.seed } : {}),
+      ...(ask.edit_regions.length > 0 ? { bbox_list: bboxList(ask) } : {}),
     },
   };
 }

@@ -1,5 +1,6 @@
 import type { ImageGenerationInput } from "../../capabilities/images/generations.js";
 import { canvasPixelSize } from "../../catalog/canvas.js";
+import { DEFAULT_VENDOR_IDS, vendorModelId } from "../../catalog/vendor-ids.js";
 import type { ProviderEndpoint } from "../../config.js";
 import { vendorFetch, type VendorResponse } from "../http.js";
 import { jsonAnswer } from "../json-answer.js";
@@ -9,15 +10,14 @@ import { ProviderFailure, type ProviderOutcome, type ProviderRequest } from "../
 import { httpFailure, notJson, taskFailure } from "./failures.js";
 import { imageInputsSynthesisBody } from "./image-inputs.js";
 
-// vendorC images (docs/providers/vendorC-image.md): an asynchronous synthesis job, created with
-// `X-DashScope-Async: enable` and read by task id until SUCCEEDED, FAILED or CANCELED. The vendor reports no
-// progress figure, only the status. Text to image is the text2image service; image-to-image and edits, which
-// send input images, the image2image service, whose jobs read the same. The vendorC adapter routes images here.
+// vendorC images on Model Studio's Wan 2.7 image generation and editing (docs/providers/vendorC-image.md; reference
+// copy docs/providers/reference/vendorC-image-generation.json): one asynchronous call for text to image,
+// image-to-image and edits, whose body is a user message of the text and the input images, created with
+// `X-DashScope-Async: enable` and read at the family's task route until SUCCEEDED, FAILED or CANCELED. The vendor
+// reports no progress figure, only the status. The vendorC adapter routes images here.
 
-// The service a job lives in: its submission, reads and cancel all go there.
-function serviceOf(capability: string): string {
-  return `/api/v1/services/aigc/${isImageInputsCapability(capability) ? "image2image" : "text2image"}`;
-}
+const SUBMIT_PATH = "/api/v1/services/aigc/image-generation/generation";
+const TASKS_PATH = "/api/v1/tasks";
 const SUBMIT_TIMEOUT_MS = 30_000;
 const READ_TIMEOUT_MS = 10_000;
 
@@ -26,22 +26,25 @@ interface JobAnswer {
     task_id?: string;
     task_status?: string;
     submit_time?: string;
-    results?: { url?: string }[];
+    choices?: { message?: { content?: { type?: string; image?: string }[] } }[];
     code?: string;
     message?: string;
   };
 }
 
+function modelIdOf(endpoint: ProviderEndpoint, model: string): string {
+  return vendorModelId(endpoint.ids ?? DEFAULT_VENDOR_IDS.vendorC, model);
+}
+
 export async function submitImageSynthesis(endpoint: ProviderEndpoint, request: ProviderRequest, signal: AbortSignal): Promise<ProviderOutcome> {
   const input = request.input as unknown as ImageGenerationInput;
+  const model = modelIdOf(endpoint, request.model);
   const response = await vendorFetch(
-    `${endpoint.baseUrl}${serviceOf(request.capability)}/image-synthesis`,
+    `${endpoint.baseUrl}${SUBMIT_PATH}`,
     {
       method: "POST",
       headers: { authorization: `Bearer ${endpoint.apiKey}`, "content-type": "application/json", "x-dashscope-async": "enable" },
-      body: JSON.stringify(
-        isImageInputsCapability(request.capability) ? imageInputsSynthesisBody(request.model, imageInputsAsk(request)) : synthesisBody(request.model, input),
-      ),
+      body: JSON.stringify(isImageInputsCapability(request.capability) ? imageInputsSynthesisBody(model, imageInputsAsk(request)) : textBody(model, input)),
       timeoutMs: SUBMIT_TIMEOUT_MS,
     },
     signal,
@@ -52,35 +55,34 @@ export async function submitImageSynthesis(endpoint: ProviderEndpoint, request: 
 export async function pollImageSynthesis(endpoint: ProviderEndpoint, ref: string, request: ProviderRequest, signal: AbortSignal): Promise<ProviderOutcome> {
   const input = request.input as unknown as ImageGenerationInput;
   const response = await vendorFetch(
-    `${endpoint.baseUrl}${serviceOf(request.capability)}/tasks/${encodeURIComponent(ref)}`,
+    `${endpoint.baseUrl}${TASKS_PATH}/${encodeURIComponent(ref)}`,
     { method: "GET", headers: { authorization: `Bearer ${endpoint.apiKey}` }, timeoutMs: READ_TIMEOUT_MS },
     signal,
   );
   return outcomeOf(answerOf(response), input.count);
 }
 
-// The vendor withdraws PENDING jobs only; a RUNNING one finishes at the vendor whatever the service does.
-export async function cancelImageSynthesis(endpoint: ProviderEndpoint, ref: string, request: ProviderRequest, signal: AbortSignal): Promise<void> {
+// The vendor withdraws PENDING tasks only; a RUNNING one finishes at the vendor whatever the service does.
+export async function cancelImageSynthesis(endpoint: ProviderEndpoint, ref: string, _request: ProviderRequest, signal: AbortSignal): Promise<void> {
   await vendorFetch(
-    `${endpoint.baseUrl}${serviceOf(request.capability)}/tasks/${encodeURIComponent(ref)}/cancel`,
+    `${endpoint.baseUrl}${TASKS_PATH}/${encodeURIComponent(ref)}/cancel`,
     { method: "POST", headers: { authorization: `Bearer ${endpoint.apiKey}` }, timeoutMs: READ_TIMEOUT_MS },
     signal,
   );
 }
 
-function synthesisBody(model: string, input: ImageGenerationInput) {
+function textBody(model: string, input: ImageGenerationInput) {
   const size = canvasPixelSize(input.canvas.tier, input.canvas.aspect);
   return {
     model,
-    input: { prompt: input.prompt, ...(input.negative_prompt !== undefined ? { negative_prompt: input.negative_prompt } : {}) },
+    input: { messages: [{ role: "user", content: [{ text: input.prompt }] }] },
     parameters: {
       size: `${size.width}*${size.height}`,
       n: input.count,
-      sequential: input.output_relationship === "sequence",
-      // vendorC rewrites prompts unless told not to; SPEC.md keeps the prompt as written unless asked.
-      prompt_extend: input.enhance_prompt === true,
+      ...(input.output_relationship === "sequence" ? { enable_sequential: true } : {}),
+      ...(input.negative_prompt !== undefined ? { negative_prompt: input.negative_prompt } : {}),
       ...(input.seed !== undefined ? { seed: input.seed } : {}),
-      ...(typeof input.reasoning === "boolean" ? { reasoning: input.reasoning } : {}),
+      ...(typeof input.reasoning === "boolean" ? { thinking_mode: input.reasoning } : {}),
     },
   };
 }
@@ -97,12 +99,19 @@ function submittedAt(value: string | undefined): Date | undefined {
   return value === undefined ? undefined : new Date(`${value.replace(" ", "T")}Z`);
 }
 
+// The images of a finished task: every image item of every choice's message, in order.
+function imageUrls(job: NonNullable<JobAnswer["output"]>): string[] {
+  return (job.choices ?? []).flatMap((choice) =>
+    (choice.message?.content ?? []).flatMap((item) => (item.type === "image" && typeof item.image === "string" ? [item.image] : [])),
+  );
+}
+
 function outcomeOf(answer: JobAnswer, expected: number): ProviderOutcome {
   const job = answer.output ?? {};
   switch (job.task_status) {
     case "PENDING":
     case "RUNNING":
-      if (!job.task_id) throw new ProviderFailure("model_request_failed", "vendor answered a job without its task_id", false);
+      if (!job.task_id) throw new ProviderFailure("model_request_failed", "vendor answered a task without its task_id", false);
       // No percentage from this vendor: the stage is all there is to show.
       return {
         status: "pending",
@@ -111,7 +120,7 @@ function outcomeOf(answer: JobAnswer, expected: number): ProviderOutcome {
         progress: { percent: job.task_status === "PENDING" ? 0 : 50, message: `${job.task_status} at vendorC` },
       };
     case "SUCCEEDED": {
-      const urls = (job.results ?? []).map((result) => result.url).filter((url): url is string => typeof url === "string");
+      const urls = imageUrls(job);
       // The request is never split: fewer images than asked for fails the task rather than billing a partial set.
       if (urls.length !== expected) {
         throw new ProviderFailure("model_request_failed", `vendor succeeded with ${urls.length} images where ${expected} were asked for`, false);
@@ -121,10 +130,10 @@ function outcomeOf(answer: JobAnswer, expected: number): ProviderOutcome {
     case "FAILED":
       throw taskFailure(job);
     case "CANCELED":
-      throw new ProviderFailure("model_request_failed", "vendor canceled the job on its side", false);
+      throw new ProviderFailure("model_request_failed", "vendor canceled the task on its side", false);
     case "UNKNOWN":
-      throw new ProviderFailure("model_request_failed", "vendor no longer knows the job (UNKNOWN: expired or never created)", false);
+      throw new ProviderFailure("model_request_failed", "vendor no longer knows the task (UNKNOWN: expired or never created)", false);
     default:
-      throw new ProviderFailure("model_request_failed", `vendor reported an undocumented job status ${JSON.stringify(job.task_status)}`, false);
+      throw new ProviderFailure("model_request_failed", `vendor reported an undocumented task status ${JSON.stringify(job.task_status)}`, false);
   }
 }
