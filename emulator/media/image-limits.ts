@@ -1,5 +1,4 @@
 import type { VendorImageModel } from "../vendors/image-model.js";
-import { VENDOR_C_IMAGE_MODELS } from "../vendors/vendor-c-image-limits.js";
 import { IMAGEN_MODELS } from "../vendors/vendor-e-models.js";
 import { VENDOR_F_IMAGE_MODELS } from "../vendors/vendor-f-models.js";
 import { canvasPixelSize, sourceAspect, type PixelSize } from "./canvas-size.js";
@@ -24,7 +23,6 @@ export interface ImageAsk {
 }
 
 const IMAGE_MODELS: Readonly<Record<string, readonly VendorImageModel[]>> = {
-  vendorC: VENDOR_C_IMAGE_MODELS,
   vendorE: IMAGEN_MODELS,
   vendorF: VENDOR_F_IMAGE_MODELS,
 };
