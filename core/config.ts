@@ -113,6 +113,7 @@ const envSchema = z.object({
   RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().positive().max(86_400).default(60),
   RATE_LIMIT_PER_KEY: z.coerce.number().int().positive().max(MAX_REQUESTS_PER_WINDOW).default(60_000),
   RATE_LIMIT_PER_TENANT: z.coerce.number().int().positive().max(MAX_REQUESTS_PER_WINDOW).default(120_000),
+  RATE_LIMIT_SYNC_MS: z.coerce.number().int().min(0).max(10_000).default(100),
   WORKER_LOST_AFTER_MS: z.coerce.number().int().min(100).default(30_000),
   CORS_ALLOWED_ORIGINS: corsOrigins,
   VENDOR_ID_MAP: vendorIdMapJson.optional(),
@@ -194,7 +195,15 @@ export interface Config {
   mediaFetchTimeoutMs: number;
   // Requests per fixed window for each credential and each tenant (defaults; a tenant may have its own), counted
   // in Postgres or, when configured, in Redis.
-  rateLimits: { store: "postgres" | "redis"; redisUrl: string | null; windowSeconds: number; perKey: number; perTenant: number };
+  rateLimits: {
+    store: "postgres" | "redis";
+    redisUrl: string | null;
+    windowSeconds: number;
+    perKey: number;
+    perTenant: number;
+    // How long a process counts on its own before its counts meet the store's (core/rate-limits/synced-counts.ts).
+    syncMs: number;
+  };
   // A worker process whose liveness session has been gone this long is dead: its locked jobs go to other workers.
   workerLostAfterMs: number;
   // Browser origins allowed to call the REST API (CORS); none unless configured.
@@ -291,6 +300,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       windowSeconds: values.RATE_LIMIT_WINDOW_SECONDS,
       perKey: values.RATE_LIMIT_PER_KEY,
       perTenant: values.RATE_LIMIT_PER_TENANT,
+      syncMs: values.RATE_LIMIT_SYNC_MS,
     },
     workerLostAfterMs: values.WORKER_LOST_AFTER_MS,
     corsAllowedOrigins: values.CORS_ALLOWED_ORIGINS,

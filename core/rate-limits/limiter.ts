@@ -3,13 +3,15 @@ import type { Db } from "../db/client.js";
 import type { Logger } from "../observability/logger.js";
 import type { RateLimitCounter } from "./counter.js";
 import { decide, rateLimitedError, rateLimitHeaders, type RateLimitSubject, type WindowCount } from "./decision.js";
-import { postgresCounter } from "./postgres-counter.js";
-import { redisCounter } from "./redis-counter.js";
+import { postgresBucketStore } from "./postgres-store.js";
+import { redisBucketStore } from "./redis-store.js";
 import { RedisError } from "./resp-connection.js";
+import { syncedCounter } from "./synced-counts.js";
 
 export function createRateLimitCounter(config: Config, db: Db): RateLimitCounter {
-  const { store, redisUrl, ...defaults } = config.rateLimits;
-  return store === "redis" && redisUrl ? redisCounter(db, defaults, redisUrl) : postgresCounter(db, defaults);
+  const { store, redisUrl, syncMs, ...defaults } = config.rateLimits;
+  const shared = store === "redis" && redisUrl ? redisBucketStore(db, defaults, redisUrl) : postgresBucketStore(db, defaults);
+  return syncedCounter(shared, syncMs);
 }
 
 // Counts one authenticated request against its credential's and its tenant's budgets. Allowed: the

@@ -3,7 +3,7 @@ import type { Db } from "../db/client.js";
 import { tenantRateLimits, tenants } from "../db/schema/index.js";
 import { ServiceError } from "../errors/index.js";
 import { isValidBudget } from "./decision.js";
-import type { RateLimitDefaults } from "./counter.js";
+import type { RateLimitDefaults, TenantBudgets } from "./counter.js";
 import { DEFAULT_UPLOAD_QUOTA, type UploadQuota } from "../assets/quota.js";
 
 // A tenant's budgets, requests per window: per credential (each API key, each access-token subject) and for
@@ -27,10 +27,6 @@ export interface RateLimitChange {
   uploadMaxCount?: number | null;
 }
 
-export interface TenantBudgets {
-  perKey: number;
-  perTenant: number;
-}
 
 // The budgets that apply: each the tenant's own where it has one, else the configured default.
 export function budgetsOf(defaults: RateLimitDefaults, own: { perKey: number | null; perTenant: number | null } | undefined): TenantBudgets {
@@ -79,7 +75,7 @@ export async function readTenantRateLimits(db: Db, defaults: RateLimitDefaults, 
   };
 }
 
-// Takes effect on the tenant's next request (Postgres store) or within TENANT_LIMITS_CACHE_MS (Redis store).
+// Takes effect within RATE_LIMIT_SYNC_MS (Postgres store) or TENANT_LIMITS_CACHE_MS (Redis store) on every process.
 export async function setTenantRateLimits(
   db: Db,
   defaults: RateLimitDefaults,

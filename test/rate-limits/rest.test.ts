@@ -140,13 +140,19 @@ describe("shared by every server process", () => {
     const t = await tenantWithLimits(h, { perKey: 4 });
     const key = t.apiKeys[0] as string;
     const viaSecond = (path: string) => fetch(`${second.url}${path}`, { headers: { authorization: `Bearer ${key}` } });
+    // Each process meets the shared count at least every RATE_LIMIT_SYNC_MS; waiting that long between the two
+    // makes each see the other's requests.
+    const synced = () => new Promise((resolve) => setTimeout(resolve, h.core.config.rateLimits.syncMs + 50));
     const answers = [];
     for (let i = 0; i < 4; i++) {
+      if (i > 0) await synced();
       if (i % 2 === 0) answers.push((await h.request("GET", "/v1/tasks", { apiKey: key })).headers.get("x-ratelimit-remaining"));
       else answers.push((await viaSecond("/v1/tasks")).headers.get("x-ratelimit-remaining"));
     }
+    await synced();
     expect(answers).toEqual(["3", "2", "1", "0"]);
     expect((await viaSecond("/v1/tasks")).status).toBe(429);
+    await synced();
     expect((await h.request("GET", "/v1/tasks", { apiKey: key })).status).toBe(429);
   });
 });

@@ -19,7 +19,8 @@ describe.each<{ store: string; env: Record<string, string> }>([
   let tenantId: string;
   let apiKey: string;
   beforeAll(async () => {
-    h = await startHarness({ env: { ...env, RATE_LIMIT_WINDOW_SECONDS: String(WINDOW_SECONDS) } });
+    // Every request meets the store (RATE_LIMIT_SYNC_MS=0): the stores' own exactness, across processes too.
+    h = await startHarness({ env: { ...env, RATE_LIMIT_WINDOW_SECONDS: String(WINDOW_SECONDS), RATE_LIMIT_SYNC_MS: "0" } });
   });
   afterAll(async () => h?.close());
 

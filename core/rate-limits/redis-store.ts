@@ -1,17 +1,17 @@
 import type { Db } from "../db/client.js";
-import { bucketsOf, type RateLimitSubject, type WindowCount } from "./decision.js";
-import type { RateLimitCounter, RateLimitDefaults } from "./counter.js";
+import type { BucketStore, RateLimitDefaults, StoredCount, TenantBudgets } from "./counter.js";
 import { RespConnection, RedisError, type RespValue } from "./resp-connection.js";
-import { tenantBudgets, type TenantBudgets } from "./tenant-limits.js";
+import { tenantBudgets } from "./tenant-limits.js";
 
-// Both counters in one EVAL: each is a key whose first request of a window sets it to expire when the window
-// ends (Redis' clock, shared by every server process); a key found without an expiry gets one.
-const COUNT_SCRIPT = `
+// Every bucket of an exchange in one EVAL: each is a key whose first hits of a window set it to expire when the
+// window ends (Redis' clock, shared by every server process); a key found without an expiry gets one.
+const ADD_SCRIPT = `
 local window_ms = tonumber(ARGV[1])
 local answer = {}
 for i, key in ipairs(KEYS) do
-  local hits = redis.call('INCR', key)
-  if hits == 1 then redis.call('PEXPIRE', key, window_ms) end
+  local added = tonumber(ARGV[i + 1])
+  local hits = redis.call('INCRBY', key, added)
+  if hits == added then redis.call('PEXPIRE', key, window_ms) end
   local reset_ms = redis.call('PTTL', key)
   if reset_ms < 0 then
     redis.call('PEXPIRE', key, window_ms)
@@ -29,7 +29,7 @@ const KEY_PREFIX = "svc:rate:";
 export const TENANT_LIMITS_CACHE_MS = 10_000;
 const CACHE_MAX_TENANTS = 10_000;
 
-export function redisCounter(db: Db, defaults: RateLimitDefaults, redisUrl: string): RateLimitCounter {
+export function redisBucketStore(db: Db, defaults: RateLimitDefaults, redisUrl: string): BucketStore {
   const connection = new RespConnection(new URL(redisUrl), 2000);
   const cache = new Map<string, { budgets: Promise<TenantBudgets>; expiresAt: number }>();
   const budgetsOf = (tenantId: string): Promise<TenantBudgets> => {
@@ -43,17 +43,24 @@ export function redisCounter(db: Db, defaults: RateLimitDefaults, redisUrl: stri
     return budgets;
   };
   return {
-    async count(subject: RateLimitSubject): Promise<WindowCount> {
-      const buckets = bucketsOf(subject);
+    async add(increments, tenantIds) {
+      const entries = [...increments];
       const [budgets, reply] = await Promise.all([
-        budgetsOf(subject.tenantId),
-        connection.command("EVAL", COUNT_SCRIPT, 2, KEY_PREFIX + buckets.credential, KEY_PREFIX + buckets.tenant, defaults.windowSeconds * 1000),
+        Promise.all(tenantIds.map(async (id) => [id, await budgetsOf(id)] as const)),
+        connection.command(
+          "EVAL",
+          ADD_SCRIPT,
+          entries.length,
+          ...entries.map(([bucket]) => KEY_PREFIX + bucket),
+          defaults.windowSeconds * 1000,
+          ...entries.map(([, n]) => n),
+        ),
       ]);
-      const [credentialHits, credentialResetMs, tenantHits, tenantResetMs] = integers(reply);
-      return {
-        credential: { limit: budgets.perKey, hits: credentialHits, resetMs: credentialResetMs },
-        tenant: { limit: budgets.perTenant, hits: tenantHits, resetMs: tenantResetMs },
-      };
+      const numbers = integers(reply, entries.length * 2);
+      const buckets = new Map<string, StoredCount>(
+        entries.map(([bucket], i) => [bucket, { hits: numbers[2 * i] as number, resetMs: numbers[2 * i + 1] as number }]),
+      );
+      return { buckets, budgets: new Map(budgets) };
     },
     async close() {
       connection.close();
@@ -61,9 +68,9 @@ export function redisCounter(db: Db, defaults: RateLimitDefaults, redisUrl: stri
   };
 }
 
-function integers(reply: RespValue): [number, number, number, number] {
-  if (!Array.isArray(reply) || reply.length !== 4 || !reply.every((value) => typeof value === "number")) {
+function integers(reply: RespValue, length: number): number[] {
+  if (!Array.isArray(reply) || reply.length !== length || !reply.every((value) => typeof value === "number")) {
     throw new RedisError(`unexpected answer from the rate-limit script: ${JSON.stringify(reply)}`);
   }
-  return reply as [number, number, number, number];
+  return reply as number[];
 }

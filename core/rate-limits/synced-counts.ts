@@ -1,0 +1,197 @@
+import type { BucketStore, RateLimitCounter, StoredCount, TenantBudgets } from "./counter.js";
+import { bucketsOf, type RateLimitSubject, type WindowCount } from "./decision.js";
+
+// Requests are counted in this process and the counts exchanged with the shared store (Postgres or Redis) at most
+// every `syncMs`, instead of one statement per request:
+// - A request whose buckets this process has exchanged within the last `syncMs` (and whose window still runs) is
+//   counted here and answered at once: its hit is the store's total at that exchange plus the hits counted here
+//   since. It reaches the store with the next exchange, which runs within syncMs / 2.
+// - Any other request (a bucket not seen, or seen too long ago, or a window that has ended) waits for an exchange,
+//   which starts at the end of the current turn of the event loop with everything counted meanwhile, and is
+//   answered from the store's totals.
+// The bounded overshoot: within one process counts are exact; what other processes allowed since this one's last
+// exchange is unseen, so across processes a budget can be exceeded by at most the requests the other processes
+// accept within syncMs. RATE_LIMIT_SYNC_MS=0 makes every request wait for an exchange (exact across processes, one
+// statement per turn of the event loop). Hits counted here but lost with a failed exchange are not counted again.
+
+const MAX_BUCKETS = 100_000;
+
+interface BucketState {
+  // The store's total at the last exchange, this process's hits sent until then included.
+  shared: number;
+  // Hits in the exchange that is running, and hits counted here since.
+  sending: number;
+  unsent: number;
+  // This process's clock.
+  syncedAt: number;
+  windowEndsAt: number;
+}
+
+interface Waiting {
+  tenantId: string;
+  names: { credential: string; tenant: string };
+  // Which of its bucket's hits in the exchange this request's are (1-based).
+  positions: { credential: number; tenant: number };
+  resolve(count: WindowCount): void;
+  reject(error: unknown): void;
+}
+
+export function syncedCounter(store: BucketStore, syncMs: number): RateLimitCounter {
+  const buckets = new Map<string, BucketState>();
+  const budgets = new Map<string, TenantBudgets>();
+  let tenantsCounted = new Set<string>();
+  let waiting: Waiting[] = [];
+  let running: Promise<void> | null = null;
+  let again = false;
+  let timer: NodeJS.Timeout | null = null;
+  let soon = false;
+
+  const stateOf = (bucket: string): BucketState => {
+    let state = buckets.get(bucket);
+    if (!state) {
+      state = { shared: 0, sending: 0, unsent: 0, syncedAt: 0, windowEndsAt: 0 };
+      buckets.set(bucket, state);
+    }
+    return state;
+  };
+  const fresh = (state: BucketState | undefined, now: number) =>
+    state !== undefined && now - state.syncedAt < syncMs && now < state.windowEndsAt;
+
+  function schedule(delayMs: number): void {
+    if (delayMs === 0) {
+      if (soon) return;
+      soon = true;
+      setImmediate(() => {
+        soon = false;
+        void exchange();
+      });
+      return;
+    }
+    if (timer) return;
+    timer = setTimeout(() => {
+      timer = null;
+      void exchange();
+    }, delayMs);
+    timer.unref();
+  }
+
+  async function exchange(): Promise<void> {
+    if (running) {
+      again = true;
+      return running;
+    }
+    const increments = new Map<string, number>();
+    for (const [bucket, state] of buckets) {
+      if (state.unsent === 0) continue;
+      increments.set(bucket, state.unsent);
+      state.sending = state.unsent;
+      state.unsent = 0;
+    }
+    if (increments.size === 0) return;
+    const answering = waiting;
+    waiting = [];
+    const tenantIds = [...tenantsCounted];
+    tenantsCounted = new Set();
+    const startedAt = Date.now();
+    const fail = (error: unknown) => {
+      for (const bucket of increments.keys()) buckets.delete(bucket);
+      for (const tenantId of tenantIds) budgets.delete(tenantId);
+      for (const request of answering) request.reject(error);
+    };
+    running = store.add(increments, tenantIds).then((answer) => {
+      const countOf = (bucket: string): StoredCount => {
+        const count = answer.buckets.get(bucket);
+        if (!count) throw new Error(`the rate-limit store did not count ${bucket}`);
+        return count;
+      };
+      try {
+        const now = Date.now();
+        for (const [tenantId, budget] of answer.budgets) budgets.set(tenantId, budget);
+        for (const [bucket] of increments) {
+          const state = stateOf(bucket);
+          const count = countOf(bucket);
+          state.shared = count.hits;
+          state.sending = 0;
+          state.syncedAt = startedAt;
+          state.windowEndsAt = now + count.resetMs;
+        }
+        for (const request of answering) {
+          const budget = budgets.get(request.tenantId);
+          if (!budget) throw new Error(`the rate-limit store did not answer the budgets of ${request.tenantId}`);
+          // The store added this exchange's hits of a bucket one after another; this request's is at its position.
+          const hitOf = (bucket: string, position: number) => {
+            const count = countOf(bucket);
+            return { hits: count.hits - (increments.get(bucket) ?? 0) + position, resetMs: count.resetMs };
+          };
+          request.resolve({
+            credential: { limit: budget.perKey, ...hitOf(request.names.credential, request.positions.credential) },
+            tenant: { limit: budget.perTenant, ...hitOf(request.names.tenant, request.positions.tenant) },
+          });
+        }
+        forgetEnded(now);
+      } catch (error) {
+        fail(error);
+      }
+    }, fail);
+    try {
+      await running;
+    } finally {
+      running = null;
+      if (again || waiting.length > 0) {
+        again = false;
+        schedule(0);
+      }
+    }
+  }
+
+  // Buckets whose window has ended and that have nothing to send are forgotten; the map never outgrows its bound.
+  function forgetEnded(now: number): void {
+    if (buckets.size < MAX_BUCKETS) return;
+    for (const [bucket, state] of buckets) {
+      if (now >= state.windowEndsAt && state.unsent === 0 && state.sending === 0) buckets.delete(bucket);
+    }
+    if (budgets.size > MAX_BUCKETS) budgets.clear();
+  }
+
+  return {
+    count(subject: RateLimitSubject): Promise<WindowCount> {
+      const now = Date.now();
+      const names = bucketsOf(subject);
+      const credential = buckets.get(names.credential);
+      const tenant = buckets.get(names.tenant);
+      const budget = budgets.get(subject.tenantId);
+      tenantsCounted.add(subject.tenantId);
+      if (budget && credential && tenant && fresh(credential, now) && fresh(tenant, now)) {
+        credential.unsent++;
+        tenant.unsent++;
+        schedule(Math.max(1, Math.floor(syncMs / 2)));
+        const hit = (state: BucketState) => ({ hits: state.shared + state.sending + state.unsent, resetMs: state.windowEndsAt - now });
+        return Promise.resolve({
+          credential: { limit: budget.perKey, ...hit(credential) },
+          tenant: { limit: budget.perTenant, ...hit(tenant) },
+        });
+      }
+      return new Promise((resolve, reject) => {
+        const credentialState = stateOf(names.credential);
+        const tenantState = stateOf(names.tenant);
+        credentialState.unsent++;
+        tenantState.unsent++;
+        waiting.push({
+          tenantId: subject.tenantId,
+          names,
+          positions: { credential: credentialState.unsent, tenant: tenantState.unsent },
+          resolve,
+          reject,
+        });
+        schedule(0);
+      });
+    },
+    async close() {
+      if (timer) clearTimeout(timer);
+      timer = null;
+      await running;
+      await exchange();
+      await store.close();
+    },
+  };
+}
