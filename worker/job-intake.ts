@@ -30,6 +30,8 @@ export class JobIntake {
       this.lastError = `LISTEN connection failed: ${(error as Error).message}`;
     });
     events.on("worker:getJob:empty", () => this.asked());
+    // With a local queue (worker/runner.ts) the queue asks, a batch at a time, and idle job loops wait on it.
+    events.on("localQueue:getJobs:complete", () => this.asked());
     events.on("job:start", () => {
       this.asked();
       this.activeJobs++;

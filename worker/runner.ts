@@ -61,6 +61,8 @@ export interface WorkerOptions {
   stall?: StallWatch;
 }
 
+const LOCAL_QUEUE_TTL_MS = 5000;
+
 // On stop, running jobs get SHUTDOWN_TIMEOUT_MS to finish; then their abort signals fire and graphile-worker
 // releases whatever is still running, to be run again by any worker.
 export async function startWorker(core: Core, options: WorkerOptions = {}): Promise<Runner> {
@@ -81,7 +83,12 @@ export async function startWorker(core: Core, options: WorkerOptions = {}): Prom
         // Each job's end is recorded through graphile-worker's batcher (with no added delay), whose release at
         // shutdown waits for the records still in flight; recorded directly, a job ended just before exit could
         // stay locked to a pool that no longer exists.
-        preset: { worker: { completeJobBatchDelay: 0, failJobBatchDelay: 0 } },
+        // Jobs are fetched a batch at a time into a local queue (one query for up to `concurrency` jobs instead of
+        // one per job). A job waits there while every loop is busy, for LOCAL_QUEUE_TTL_MS at most, then goes back
+        // to the database for another worker; the lost-worker recovery counts queued jobs as held.
+        preset: {
+          worker: { completeJobBatchDelay: 0, failJobBatchDelay: 0, localQueue: { size: concurrency, ttl: LOCAL_QUEUE_TTL_MS } },
+        },
         taskList: taskList(core),
         crontab: "* * * * * sweep ?max=1",
         ...(options.logger ? { logger: options.logger } : {}),

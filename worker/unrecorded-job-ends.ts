@@ -17,18 +17,29 @@ const CONNECTION_FAILURE_CODES = new Set([
   "CONNECT_TIMEOUT",
 ]);
 
+const CONNECTION_FAILURE_MESSAGE = /Connection terminated|Client has encountered a connection error/;
+
+// The local queue's return of its jobs at shutdown (worker/runner.ts) fails with a new Error that keeps only the
+// cause's message, e.g. "…to database queue: connect ECONNREFUSED 127.0.0.1:5432".
+const UNRETURNED_JOBS = /^Error occurred whilst returning jobs from local queue to database queue: (.*)$/s;
+
 function isDatabaseConnectionFailure(reason: unknown): boolean {
   if (!(reason instanceof Error)) return false;
   const code = (reason as { code?: unknown }).code;
   if (typeof code === "string" && (CONNECTION_FAILURE_CODES.has(code) || code.startsWith("08"))) return true;
-  return /Connection terminated|Client has encountered a connection error/.test(reason.message);
+  const unreturned = UNRETURNED_JOBS.exec(reason.message)?.[1];
+  if (unreturned !== undefined) {
+    return CONNECTION_FAILURE_MESSAGE.test(unreturned) || [...CONNECTION_FAILURE_CODES].some((failure) => unreturned.includes(failure));
+  }
+  return CONNECTION_FAILURE_MESSAGE.test(reason.message);
 }
 
 let installed = false;
 
-// graphile-worker 0.17 records the end of a job (complete or fail) in a promise nothing awaits: when the database
-// is unreachable at that moment the rejection goes unhandled and Node ends the process, a worker crash caused by
-// a database restart. Such a job is not lost: it stays locked by this live pool until the lost-worker sweep
+// graphile-worker 0.17 records the end of a job (complete or fail) in a promise nothing awaits, and so does its
+// local queue when it gives its jobs back at shutdown: when the database is unreachable at that moment the
+// rejection goes unhandled and Node ends the process, a worker crash caused by a database restart. Such a job is
+// not lost: it stays locked by this live pool until the lost-worker sweep
 // (core/jobs/lost-workers.ts) gives it back. So the process lets exactly these rejections pass, logged, and keeps
 // Node's default, ending the process, for every other unhandled rejection.
 export function surviveUnrecordedJobEnds(core: Core): void {

@@ -9,8 +9,9 @@ import type { Core } from "../runtime.js";
 // - keeps one database session named after its pool for as long as it lives (Postgres ends a dead process's
 //   session by itself), and
 // - regularly reads every locked job and unlocks those held by a pool that has no such session, or held by its
-//   own pool without it running them, once that has lasted WORKER_LOST_AFTER_MS (so a session reconnecting after
-//   a network blip or a database restart, or a job whose end is being recorded, is not mistaken for lost).
+//   own pool without it running them or keeping them in its local queue, once that has lasted WORKER_LOST_AFTER_MS
+//   (so a session reconnecting after a network blip or a database restart, or a job whose end is being recorded
+//   or that was fetched a moment ago, is not mistaken for lost).
 // The jobs then run again on whichever worker takes them; every task transition is guarded in the database, so
 // a task still ends exactly once.
 const SESSION_PREFIX = "svc-jobs ";
@@ -21,8 +22,8 @@ export interface LostWorkerRecovery {
 
 export interface OwnPool {
   id: string;
-  // The ids of the jobs this process is running right now.
-  runningJobIds(): ReadonlySet<string>;
+  // The ids of the jobs this process holds right now: running, or fetched into its local queue to run next.
+  heldJobIds(): ReadonlySet<string>;
 }
 
 export function startLostWorkerRecovery(core: Core, pool: OwnPool, onError: (error: unknown) => void): LostWorkerRecovery {
@@ -35,7 +36,7 @@ export function startLostWorkerRecovery(core: Core, pool: OwnPool, onError: (err
     connection: { application_name: `${SESSION_PREFIX}${pool.id}` },
   });
   // Since when (this process's clock) each suspect has been seen: `pool:<id>` for a pool without a session,
-  // `job:<id>` for a job locked by this process's pool that it is not running.
+  // `job:<id>` for a job locked by this process's pool that it neither runs nor keeps in its local queue.
   const suspectSince = new Map<string, number>();
 
   async function round(): Promise<void> {
@@ -48,12 +49,12 @@ export function startLostWorkerRecovery(core: Core, pool: OwnPool, onError: (err
       ) as alive
       from graphile_worker.jobs as jobs
       where jobs.locked_by is not null`);
-    const running = pool.runningJobIds();
+    const held = pool.heldJobIds();
     const now = Date.now();
     const suspects = new Set<string>();
     for (const row of locked) {
       if (row.pool === pool.id) {
-        if (!running.has(row.job_id)) suspects.add(`job:${row.job_id}`);
+        if (!held.has(row.job_id)) suspects.add(`job:${row.job_id}`);
       } else if (!row.alive) {
         suspects.add(`pool:${row.pool}`);
       }
