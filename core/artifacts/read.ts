@@ -3,7 +3,7 @@ import { and, asc, eq } from "drizzle-orm";
 import { artifacts } from "../db/schema/index.js";
 import { ServiceError } from "../errors/index.js";
 import type { Core } from "../runtime.js";
-import { findTaskForTenant } from "../tasks/repository.js";
+import { readTaskForTenant } from "../tasks/task-reads.js";
 import { answerArtifact, type ConditionalHeaders } from "./http-response.js";
 
 // Serves a signed artifact URL: the signature is the permission, no API key is needed. The answer (status,
@@ -35,7 +35,7 @@ export async function openSignedArtifact(
 
 // GET /v1/tasks/{id}/assets: the task's stored artifacts with fresh signed URLs.
 export async function listTaskAssets(core: Core, tenantId: string, taskId: string) {
-  const task = await findTaskForTenant(core.db, tenantId, taskId);
+  const task = await readTaskForTenant(core.reads, tenantId, taskId);
   if (!task) throw new ServiceError("task_not_found", `No task ${taskId}.`, { details: { task_id: taskId } });
   const rows = await core.db
     .select()

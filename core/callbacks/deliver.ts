@@ -1,6 +1,6 @@
 import { recordCallbackAttempt } from "../observability/task-events.js";
 import type { Core } from "../runtime.js";
-import { findTask } from "../tasks/repository.js";
+import { readTask } from "../tasks/task-reads.js";
 import { isTerminal } from "../tasks/state.js";
 import { replaceCallbackState } from "./delivery-repository.js";
 import { enqueueDeliveryAttempt, parseDeliveryJob } from "./delivery-job.js";
@@ -14,7 +14,7 @@ import { callbackStateOf, IN_FLIGHT, type CallbackState } from "./state.js";
 // or one overtaken by a redelivery) does nothing.
 export async function deliverCallback(core: Core, payload: unknown, signal: AbortSignal): Promise<void> {
   const job = parseDeliveryJob(payload);
-  const task = await findTask(core.db, job.task_id);
+  const task = await readTask(core.reads, job.task_id);
   const state = task ? callbackStateOf(task) : null;
   if (!task || !task.callbackUrl || !isTerminal(task.status) || !state) return;
   if (state.attempt_count !== job.attempt - 1 || !IN_FLIGHT.includes(state.status)) return;

@@ -2,7 +2,7 @@ import { ServiceError } from "../errors/index.js";
 import type { Core } from "../runtime.js";
 import { toEnvelope, type TaskEnvelope } from "../tasks/envelope.js";
 import { envelopeContext } from "../tasks/read.js";
-import { findTaskForTenant } from "../tasks/repository.js";
+import { readTaskForTenant } from "../tasks/task-reads.js";
 import { replaceCallbackState } from "./delivery-repository.js";
 import { enqueueDeliveryAttempt } from "./delivery-job.js";
 import { requireActiveSigningKey } from "../signing-keys/keys.js";
@@ -12,7 +12,7 @@ import { callbackStateOf, SETTLED } from "./state.js";
 // next attempt number), for a receiver that lost or refused it. Allowed once the scheduled series has settled
 // (delivered or failed); a failure of this attempt schedules nothing further.
 export async function redeliverCallback(core: Core, tenantId: string, taskId: string): Promise<TaskEnvelope> {
-  const task = await findTaskForTenant(core.db, tenantId, taskId);
+  const task = await readTaskForTenant(core.reads, tenantId, taskId);
   if (!task) throw new ServiceError("task_not_found", `No task ${taskId}.`, { details: { task_id: taskId } });
   if (!task.callbackUrl) {
     throw new ServiceError("conflict", `Task ${taskId} was created without a callback_url; there is nothing to deliver.`, {

@@ -4,7 +4,7 @@ import { toEnvelope, type TaskEnvelope } from "./envelope.js";
 import { enqueueJob } from "../jobs/enqueue.js";
 import { pollJobKey } from "./advance.js";
 import { finishUnsuccessfully } from "./finish.js";
-import { findTaskForTenant } from "./repository.js";
+import { readTaskForTenant } from "./task-reads.js";
 import { isTerminal, transitionTask } from "./state.js";
 import { envelopeContext } from "./read.js";
 
@@ -18,7 +18,7 @@ export interface CancelResult {
 // 409 conflict with details.action. A queued task never reached a vendor, so it is canceled on the spot.
 export async function cancelTask(core: Core, tenantId: string, taskId: string, reason: string | undefined): Promise<CancelResult> {
   for (let round = 0; round < 3; round++) {
-    const row = await findTaskForTenant(core.db, tenantId, taskId);
+    const row = await readTaskForTenant(core.reads, tenantId, taskId);
     if (!row) throw new ServiceError("task_not_found", `No task ${taskId}.`, { details: { task_id: taskId } });
     if (isTerminal(row.status)) return { task: toEnvelope(row, envelopeContext(core)), outcome: "final" };
     const now = core.clock();

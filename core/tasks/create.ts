@@ -12,7 +12,7 @@ import { findVoiceForTenant } from "../voices/lookup.js";
 import { admittedTaskRow } from "./admitted-rows.js";
 import { toEnvelope, type TaskEnvelope } from "./envelope.js";
 import { envelopeContext } from "./read.js";
-import { findTask } from "./repository.js";
+import { readTask } from "./task-reads.js";
 
 export interface CreateContext {
   tenantId: string;
@@ -58,7 +58,7 @@ export function parseCreateInput(capability: Capability, raw: unknown, allowLoop
 }
 
 async function replay(core: Core, taskId: string): Promise<CreateResult> {
-  const row = await findTask(core.db, taskId);
+  const row = await readTask(core.reads, taskId);
   if (!row) throw new Error(`idempotency key points at missing task ${taskId}`);
   return { task: toEnvelope(row, envelopeContext(core)), replayed: true };
 }

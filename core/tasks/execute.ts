@@ -5,7 +5,8 @@ import { ServiceError } from "../errors/index.js";
 import { applyFailure, applyOutcome, DEADLINE_PASSED, taskFailureOf } from "./advance.js";
 import { ensureMediaResolved, inputForVendor } from "./media-inputs.js";
 import { finishUnsuccessfully } from "./finish.js";
-import { findTask, type TaskRow } from "./repository.js";
+import type { TaskRow } from "./repository.js";
+import { readTask } from "./task-reads.js";
 import { isTerminal, TASK_TRANSITIONS } from "./state.js";
 import { taskRowOf } from "./task-rows.js";
 
@@ -51,7 +52,7 @@ async function startTask(core: Core, taskId: string, now: Date): Promise<TaskRow
 
 // Why a task did not start: it ended meanwhile (nothing to do), its deadline passed, or no adapter runs its family.
 async function refuseToStart(core: Core, taskId: string, now: Date): Promise<null> {
-  const task = await findTask(core.db, taskId);
+  const task = await readTask(core.reads, taskId);
   if (!task || isTerminal(task.status)) return null;
   if (task.deadlineAt <= now) {
     await finishUnsuccessfully(core, taskId, "fail", DEADLINE_PASSED);

@@ -3,7 +3,7 @@ import type { Core } from "../runtime.js";
 import { applyFailure, applyOutcome, DEADLINE_PASSED } from "./advance.js";
 import { finishUnsuccessfully } from "./finish.js";
 import { inputForVendor, type ResolvedMediaMap } from "./media-inputs.js";
-import { findTask } from "./repository.js";
+import { readTask } from "./task-reads.js";
 import { stopVendorJob } from "./vendor-stop.js";
 
 // One run of the poll_task job: look at a vendor job once. Between polls the task is only a row and a scheduled
@@ -12,7 +12,7 @@ import { stopVendorJob } from "./vendor-stop.js";
 // together (a cancel brings one forward while another runs), and only the one whose ending took effect calls the
 // vendor.
 export async function pollTask(core: Core, taskId: string, signal: AbortSignal): Promise<void> {
-  const task = await findTask(core.db, taskId);
+  const task = await readTask(core.reads, taskId);
   if (!task || task.status !== "running" || !task.providerRef) return;
   const adapter = core.providers.get(task.providerFamily);
   if (task.cancelRequestedAt && adapter?.supportsCancel) {

@@ -1,25 +1,9 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import type { Executor } from "../db/client.js";
 import { tasks } from "../db/schema/index.js";
-import { taskRowOf, type TaskRow } from "./task-rows.js";
+import type { TaskRow } from "./task-rows.js";
 
 export type { TaskRow } from "./task-rows.js";
-
-export async function findTaskForTenant(tx: Executor, tenantId: string, taskId: string): Promise<TaskRow | null> {
-  const rows = await tx
-    .select()
-    .from(tasks)
-    .where(and(eq(tasks.id, taskId), eq(tasks.tenantId, tenantId)))
-    .limit(1);
-  return rows[0] ?? null;
-}
-
-export async function findTask(tx: Executor, taskId: string, options: { forUpdate?: boolean } = {}): Promise<TaskRow | null> {
-  const rows = await tx.execute<Record<string, unknown>>(
-    sql`select * from tasks where id = ${taskId}${options.forUpdate ? sql` for update` : sql``}`,
-  );
-  return rows[0] ? taskRowOf(rows[0]) : null;
-}
 
 // Who a task belongs to and which request admitted it, without its (possibly large) input: what a log line needs.
 export async function findTaskIdentity(tx: Executor, taskId: string): Promise<Pick<TaskRow, "id" | "tenantId" | "requestId"> | null> {

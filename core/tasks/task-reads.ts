@@ -2,8 +2,10 @@ import { BatchedLookup } from "../db/batched-lookup.js";
 import type { DirectSql } from "../db/client.js";
 import { taskRowOf, type TaskRow } from "./task-rows.js";
 
-// GET /v1/tasks/{id}, the read clients repeat most: the reads of one turn of the event loop share one prepared
-// statement on the read connections (core/db/batched-lookup.ts), and each is answered its own row, if its tenant's.
+// The one way a task is read by id, outside the transactions that change it: GET /v1/tasks/{id} (the read clients
+// repeat most), cancels, replays, artifact reads, and every job's first look at its task. The reads of one turn of
+// the event loop share one prepared statement on the read connections (core/db/batched-lookup.ts); each is
+// answered its own row (and, read for a tenant, only if it is that tenant's).
 
 type RawRow = Record<string, unknown>;
 const lookups = new WeakMap<DirectSql, BatchedLookup<RawRow>>();
@@ -18,6 +20,11 @@ function lookupOn(reads: DirectSql): BatchedLookup<RawRow> {
     lookups.set(reads, lookup);
   }
   return lookup;
+}
+
+export async function readTask(reads: DirectSql, taskId: string): Promise<TaskRow | null> {
+  const raw = await lookupOn(reads).get(taskId);
+  return raw ? taskRowOf(raw) : null;
 }
 
 export async function readTaskForTenant(reads: DirectSql, tenantId: string, taskId: string): Promise<TaskRow | null> {
