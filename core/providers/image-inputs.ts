@@ -16,6 +16,8 @@ export interface ResolvedImage {
 }
 
 export type ImageInputsCapability = "image_to_image" | "image_edit";
+// The image generation capabilities: from a prompt alone, or with input images.
+export type ImageCapability = "text_to_image" | ImageInputsCapability;
 
 export interface ImageInputsAsk extends ImageOptionInput {
   capability: ImageInputsCapability;
@@ -47,8 +49,10 @@ export function resolvedImages(input: Record<string, unknown>): ResolvedImage[] 
   return (input.images as unknown[]).map(resolvedImage);
 }
 
+// Takes an untyped request while vendorC/image.ts hands it one; typed callers pass ProviderRequestOf<ImageInputsCapability>.
 export function imageInputsAsk(request: ProviderRequest): ImageInputsAsk {
   if (!isImageInputsCapability(request.capability)) throw new Error(`${request.capability} takes no input images`);
+  // eslint-disable-next-line no-restricted-syntax -- the untyped request above: its input is this capability's, media resolved.
   const input = request.input as unknown as Omit<ImageToImageInput, "images"> & Partial<Pick<ImageEditInput, "edit_regions">>;
   const images = resolvedImages(request.input);
   // SPEC.md: image-to-image inherits the last input's ratio, an edit its base image's.

@@ -1,6 +1,7 @@
 import { MUSIC_MODELS, type MusicModel } from "../catalog/audio-models.js";
 import type { MusicSongInput } from "../capabilities/audio/music-rules.js";
-import { ProviderFailure, type ProviderRequest } from "./types.js";
+import type { ProviderRequestOf } from "./served-capabilities.js";
+import { ProviderFailure } from "./types.js";
 import type { ResolvedMediaInput } from "./video-job.js";
 
 // A text-to-music or reference-audio-to-music request as the music adapters see it: the song's controls, the
@@ -16,19 +17,13 @@ export interface MusicJob extends MusicSongInput {
   reference: ResolvedMediaInput | null;
 }
 
-export function isMusicCapability(capability: string): capability is MusicCapability {
-  return capability === "text_to_music" || capability === "reference_audio_to_music";
-}
-
-export function musicJob(request: ProviderRequest): MusicJob {
+export function musicJob(request: ProviderRequestOf<MusicCapability>): MusicJob {
   const model = MUSIC_MODELS.find((m) => m.id === request.model);
-  if (!isMusicCapability(request.capability) || !model) {
-    throw new ProviderFailure("model_unavailable", `${request.model} cannot serve ${request.capability}`, false);
-  }
-  const input = request.input as unknown as MusicSongInput & { reference_audio?: ResolvedMediaInput };
-  const reference = request.capability === "reference_audio_to_music" ? (input.reference_audio ?? null) : null;
+  if (!model) throw new ProviderFailure("model_unavailable", `${request.model} cannot serve ${request.capability}`, false);
+  // Resolved by the worker before submission; its absence is a bug on our side, failed rather than sent.
+  const reference = request.capability === "reference_audio_to_music" ? (request.input.reference_audio ?? null) : null;
   if (request.capability === "reference_audio_to_music" && !reference?.url) {
     throw new ProviderFailure("model_request_failed", "the reference audio was not resolved before submission", false);
   }
-  return { ...input, capability: request.capability, model, reference };
+  return { ...request.input, capability: request.capability, model, reference };
 }

@@ -2,7 +2,7 @@ import { VIDEO_MODELS, type EditAudioSetting, type VideoModel } from "../catalog
 import { videoDimensions } from "../catalog/video-dimensions.js";
 import type { ReferenceKind } from "../contracts/media-input.js";
 import type { VideoOutputFormat } from "../contracts/video-options.js";
-import { ProviderFailure, type ProviderRequest } from "./types.js";
+import { ProviderFailure } from "./types.js";
 
 // A video generation, edit or extend request with every default filled in from the model's catalog entry and
 // every media input as the worker resolved it (a signed URL of ours plus the facts decoding established), so
@@ -70,6 +70,9 @@ export interface VideoJob {
   audioSetting: EditAudioSetting | undefined;
 }
 
+// What videoJob reads of a video request's input, every field optional: a typed request of any video capability
+// is checked against it (vendorD's calls), and an untyped one is accepted as it is (the calls whose contract tests
+// build their requests by hand, and vendorA's video, until it takes a typed request).
 interface VideoTaskInput {
   prompt?: string;
   instruction?: string;
@@ -125,13 +128,19 @@ function chooseAspectRatio(capability: VideoJobCapability, model: VideoModel, in
   return { aspectRatio: model.constraints.default_aspect_ratio ?? "16:9", followsSource: false };
 }
 
-export function videoJob(request: ProviderRequest): VideoJob {
+export interface VideoJobRequest {
+  capability: string;
+  model: string;
+  input: VideoTaskInput;
+}
+
+export function videoJob(request: VideoJobRequest): VideoJob {
   const model = VIDEO_MODELS.find((m) => m.id === request.model);
   const capability = request.capability;
   if (!isVideoJobCapability(capability) || !model?.capabilities.includes(capability)) {
     throw new ProviderFailure("model_unavailable", `${request.model} cannot serve ${capability}`, false);
   }
-  const input = request.input as unknown as VideoTaskInput;
+  const input = request.input;
   const c = model.constraints;
   const resolution = input.resolution ?? c.default_resolution;
   const { aspectRatio, followsSource } = chooseAspectRatio(capability, model, input);

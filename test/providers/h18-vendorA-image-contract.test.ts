@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { probeMedia } from "../../core/media/probe.js";
-import type { ProviderRequest } from "../../core/providers/types.js";
+import type { ProviderRequestOf } from "../../core/providers/served-capabilities.js";
 import { generateImages } from "../../core/providers/vendorA/image.js";
 import { emulatorBehindRecorder, emulatorCall, loadExchangeReference, vendorAEndpoint as endpointAt } from "./contract-support.js";
 
@@ -12,8 +12,8 @@ const reference = loadExchangeReference("vendorA-image-generation.json");
 
 const { emulator, proxy } = emulatorBehindRecorder(["authorization"]);
 
-function imageRequest(input: Record<string, unknown>): ProviderRequest {
-  return { taskId: "task_contract", capability: "text_to_image", model: "image-01-live", input: { prompt: "a red kite", canvas: { tier: "2K", aspect: "16:9" }, count: 2, ...input } };
+function imageRequest(input: Record<string, unknown>): ProviderRequestOf<"text_to_image"> {
+  return { taskId: "task_contract", capability: "text_to_image", model: "image-01-live", input: { prompt: "a red kite", model: "image-01-live", canvas: { type: "preset", tier: "2K", aspect: "16:9" }, count: 2, output_relationship: "independent", ...input } };
 }
 
 async function emulatorImages(body: unknown): Promise<Record<string, unknown> & { base_resp: { status_code: number } }> {

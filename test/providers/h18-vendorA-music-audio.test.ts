@@ -3,7 +3,8 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ProviderEndpoint } from "../../core/config.js";
 import { probeMedia } from "../../core/media/probe.js";
-import { ProviderFailure, type ProviderRequest } from "../../core/providers/types.js";
+import type { ProviderRequestOf } from "../../core/providers/served-capabilities.js";
+import { ProviderFailure } from "../../core/providers/types.js";
 import { generateVendorAMusic } from "../../core/providers/vendorA/music.js";
 import { startEmulator, type RunningEmulator } from "../../emulator/server.js";
 
@@ -23,12 +24,12 @@ beforeAll(async () => {
 
 afterAll(() => emulator.close());
 
-function musicRequest(): ProviderRequest {
+function musicRequest(): ProviderRequestOf<"text_to_music"> {
   return {
     taskId: "task_music_contract",
     capability: "text_to_music",
     model: MODEL,
-    input: { prompt: "upbeat synth pop", lyrics: "[Verse]\nLights on", instrumental: false },
+    input: { prompt: "upbeat synth pop", model: MODEL, lyrics: "[Verse]\nLights on", instrumental: false },
   };
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { probeMedia } from "../../core/media/probe.js";
-import type { ProviderRequest } from "../../core/providers/types.js";
+import type { ProviderRequestOf } from "../../core/providers/served-capabilities.js";
 import { generateVendorAMusic } from "../../core/providers/vendorA/music.js";
 import { emulatorBehindRecorder, emulatorCall, loadExchangeReference, vendorAEndpoint as endpointAt } from "./contract-support.js";
 
@@ -12,8 +12,8 @@ const reference = loadExchangeReference("vendorA-music-generation.json");
 
 const { emulator, proxy } = emulatorBehindRecorder(["authorization"]);
 
-function musicRequest(input: Record<string, unknown>): ProviderRequest {
-  return { taskId: "task_contract", capability: "text_to_music", model: "vendorA-music-3.0", input: { prompt: "upbeat synth pop", instrumental: false, ...input } };
+function musicRequest(input: Record<string, unknown>): ProviderRequestOf<"text_to_music"> {
+  return { taskId: "task_contract", capability: "text_to_music", model: "vendorA-music-3.0", input: { prompt: "upbeat synth pop", model: "vendorA-music-3.0", instrumental: false, ...input } };
 }
 
 async function emulatorMusic(body: unknown): Promise<{ data?: { audio?: string; status?: number }; base_resp: { status_code: number } }> {

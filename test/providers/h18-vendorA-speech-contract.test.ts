@@ -3,7 +3,8 @@ import { DEFAULT_VENDOR_IDS, mergeVendorIds, vendorIdProblems } from "../../core
 import { PRESET_VOICES } from "../../core/catalog/voices.js";
 import { loadConfig } from "../../core/config.js";
 import { probeMedia } from "../../core/media/probe.js";
-import { ProviderFailure, type ProviderRequest } from "../../core/providers/types.js";
+import type { ProviderRequestOf } from "../../core/providers/served-capabilities.js";
+import { ProviderFailure } from "../../core/providers/types.js";
 import { synthesizeSpeech } from "../../core/providers/vendorA/speech.js";
 import { speechParts, VENDOR_MAX_CALL_CHARACTERS } from "../../core/providers/vendorA/speech-assembly.js";
 import { emulatorBehindRecorder, emulatorCall, loadReference, schemaOf, startRecorder, vendorAEndpoint as endpointAt } from "./contract-support.js";
@@ -30,12 +31,12 @@ interface T2aAnswer {
 
 const { emulator, proxy } = emulatorBehindRecorder(["authorization"]);
 
-function speechRequest(input: Record<string, unknown>, model = "vendorA-speech-2.8-hd"): ProviderRequest {
+function speechRequest(input: Record<string, unknown>, model = "vendorA-speech-2.8-hd"): ProviderRequestOf<"text_to_speech"> {
   return {
     taskId: "task_contract",
     capability: "text_to_speech",
     model,
-    input: { voice: "en_female_aria", input: "Contract check.", format: "mp3", speed: 1, volume: 1, pitch: 0, ...input },
+    input: { voice: "en_female_aria", input: "Contract check.", model, format: "mp3", speed: 1, volume: 1, pitch: 0, ...input },
   };
 }
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ProviderFailure, type ProviderRequest } from "../../core/providers/types.js";
+import type { ProviderRequestOf } from "../../core/providers/served-capabilities.js";
+import { ProviderFailure } from "../../core/providers/types.js";
 import { answerAboutImages } from "../../core/providers/vendorA/image-understanding.js";
 import { answerAboutVideo } from "../../core/providers/vendorA/video-understanding.js";
 import { emulatorBehindRecorder, emulatorCall, loadExchangeReference, serveMedia, startRecorder, vendorAEndpoint as endpointAt } from "./contract-support.js";
@@ -24,14 +25,14 @@ afterAll(async () => {
   await Promise.all([image.close(), video.close()]);
 });
 
-function imageRequest(count: number, extra: Record<string, unknown> = {}): ProviderRequest {
-  const images = Array.from({ length: count }, () => ({ type: "artifact", url: image.url, width: 64, height: 32, format: "png" }));
-  return { taskId: "task_contract", capability: "image_to_text", model: "vendorA-M3", input: { prompt: "Which colours?", images, detail: "default", ...extra } };
+function imageRequest(count: number, extra: Record<string, unknown> = {}): ProviderRequestOf<"image_to_text"> {
+  const images = Array.from({ length: count }, () => ({ type: "artifact", url: image.url, kind: "image" as const, width: 64, height: 32, format: "png", duration_seconds: 0, has_audio: false }));
+  return { taskId: "task_contract", capability: "image_to_text", model: "vendorA-M3", input: { prompt: "Which colours?", model: "vendorA-M3", images, detail: "default", ...extra } };
 }
 
-function videoRequest(): ProviderRequest {
-  const input = { url: video.url, kind: "video", format: "mp4", width: 64, height: 36, duration_seconds: 2, has_audio: false };
-  return { taskId: "task_contract", capability: "video_to_text", model: "vendorA-M3", input: { prompt: "What happens?", video: input, detail: "low" } };
+function videoRequest(): ProviderRequestOf<"video_to_text"> {
+  const input = { url: video.url, kind: "video" as const, format: "mp4", width: 64, height: 36, duration_seconds: 2, has_audio: false };
+  return { taskId: "task_contract", capability: "video_to_text", model: "vendorA-M3", input: { prompt: "What happens?", model: "vendorA-M3", video: input, detail: "low" } };
 }
 
 async function emulatorChat(body: unknown): Promise<Record<string, unknown>> {

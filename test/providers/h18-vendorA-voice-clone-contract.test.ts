@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { probeMedia } from "../../core/media/probe.js";
-import { ProviderFailure, type ProviderRequest } from "../../core/providers/types.js";
+import type { ProviderRequestOf } from "../../core/providers/served-capabilities.js";
+import { ProviderFailure } from "../../core/providers/types.js";
 import { cloneVendorAVoice } from "../../core/providers/vendorA/voice-clone.js";
 import { voiceLike } from "./audio-support.js";
 import { emulatorBehindRecorder, emulatorCall, loadReference, type Recorder, schemaOf, startRecorder, vendorAEndpoint } from "./contract-support.js";
@@ -38,12 +39,12 @@ afterAll(async () => {
   await sampleServer.close();
 });
 
-function cloneRequest(input: Record<string, unknown> = {}): ProviderRequest {
+function cloneRequest(input: Record<string, unknown> = {}): ProviderRequestOf<"voice_clone"> {
   return {
     taskId: "task_01contractclone0000000000",
     capability: "voice_clone",
     model: "vendorA-voice-clone",
-    input: { sample: { url: sampleUrl, kind: "audio", format: "mp3", width: null, height: null, duration_seconds: 11, has_audio: true }, ...input },
+    input: { sample: { url: sampleUrl, kind: "audio", format: "mp3", width: null, height: null, duration_seconds: 11, has_audio: true }, display_name: "Narrator", model: "vendorA-voice-clone", consent_attested: true, ...input },
   };
 }
 

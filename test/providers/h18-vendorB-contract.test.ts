@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { DEFAULT_VENDOR_IDS, vendorIdProblems, mergeVendorIds } from "../../core/catalog/vendor-ids.js";
 import { VIDEO_MODELS } from "../../core/catalog/video-models.js";
 import type { ProviderEndpoint } from "../../core/config.js";
+import type { ProviderRequestOf } from "../../core/providers/served-capabilities.js";
 import { ProviderFailure, type ProviderRequest } from "../../core/providers/types.js";
 import type { ResolvedMediaInput } from "../../core/providers/video-job.js";
 import { enhanceVendorBPrompt } from "../../core/providers/vendorB/enhancer.js";
@@ -205,11 +206,11 @@ describe("the adapter's requests fit the reference", () => {
   });
 
   it("asks the enhancer's Seed model for a rewrite without reasoning, and the emulator answers the reference's completion", async () => {
-    const request: ProviderRequest = {
+    const request: ProviderRequestOf<"video_prompt_enhancement"> = {
       taskId: "task_contract",
       capability: "video_prompt_enhancement",
       model: "vendorB-2-prompt-enhancer",
-      input: { prompt: "A fox in the snow", duration: 8, aspect_ratio: "9:16" },
+      input: { prompt: "A fox in the snow", model: "vendorB-2-prompt-enhancer", duration: 8, aspect_ratio: "9:16" },
     };
     const outcome = await enhanceVendorBPrompt(endpointAt(`${proxy.url}/vendorB`), request, AbortSignal.timeout(60_000));
     const sent = proxy.requests[0]?.body as Json;

@@ -2,7 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_VENDOR_IDS } from "../../core/catalog/vendor-ids.js";
 import type { ProviderEndpoint } from "../../core/config.js";
 import { probeMedia } from "../../core/media/probe.js";
-import { ProviderFailure, type ProviderOutcome, type ProviderRequest } from "../../core/providers/types.js";
+import type { MusicCapability } from "../../core/providers/music-job.js";
+import type { ProviderRequestOf } from "../../core/providers/served-capabilities.js";
+import { ProviderFailure, type ProviderOutcome } from "../../core/providers/types.js";
 import { pollVendorGMusic, submitVendorGMusic } from "../../core/providers/vendorG/music.js";
 import { emulatorBehindRecorder, emulatorCall as callEmulator, loadReference, type Recorder, schemaOf, startRecorder } from "./contract-support.js";
 
@@ -71,8 +73,9 @@ function endpointAt(baseUrl: string): ProviderEndpoint {
   return { baseUrl, apiKey: "contract-key", ids: DEFAULT_VENDOR_IDS.vendorG };
 }
 
-function musicRequest(input: Record<string, unknown>, capability = "text_to_music"): ProviderRequest {
-  return { taskId: "task_contract", capability, model: "vendorG-6", input: { prompt: "indie folk", instrumental: false, ...input } };
+// Only the fields each test reads are given (a reference recording is only its URL), hence the assertion.
+function musicRequest(input: Record<string, unknown>, capability: MusicCapability = "text_to_music"): ProviderRequestOf<MusicCapability> {
+  return { taskId: "task_contract", capability, model: "vendorG-6", input: { prompt: "indie folk", model: "vendorG-6", instrumental: false, ...input } } as ProviderRequestOf<MusicCapability>;
 }
 
 async function emulatorCall(route: string, body?: unknown, key = "contract-key"): Promise<{ status: number; answer: Envelope }> {
@@ -82,7 +85,7 @@ async function emulatorCall(route: string, body?: unknown, key = "contract-key")
 }
 
 // Reads the task until it is done, as the worker would (without waiting between reads).
-async function followToTheEnd(endpoint: ProviderEndpoint, request: ProviderRequest): Promise<ProviderOutcome> {
+async function followToTheEnd(endpoint: ProviderEndpoint, request: ProviderRequestOf<MusicCapability>): Promise<ProviderOutcome> {
   let outcome = await submitVendorGMusic(endpoint, request, AbortSignal.timeout(60_000));
   for (let reads = 0; outcome.status === "pending" && reads < 600; reads += 1) {
     if (reads > 3) await new Promise((resolve) => setTimeout(resolve, 100));

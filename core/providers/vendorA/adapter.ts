@@ -1,49 +1,45 @@
 import type { ProviderEndpoint } from "../../config.js";
-import { ProviderFailure, type ProviderAdapter } from "../types.js";
+import type { ImageCapability } from "../image-inputs.js";
+import type { MusicCapability } from "../music-job.js";
+import { servingAdapter, type CapabilityHandler } from "../served-capabilities.js";
+import type { ProviderAdapter } from "../types.js";
 import { generateImages } from "./image.js";
 import { generateVendorAMusic } from "./music.js";
 import { answerAboutImages } from "./image-understanding.js";
 import { synthesizeSpeech } from "./speech.js";
-import { isVideoJobCapability } from "../video-job.js";
 import { pollVendorAVideo, submitVendorAVideo } from "./video.js";
 import { answerAboutVideo } from "./video-understanding.js";
 import { cloneVendorAVoice } from "./voice-clone.js";
 
+type VendorAVideo = "text_to_video" | "image_to_video" | "frames_to_video" | "reference_to_video";
+type Served = "text_to_speech" | ImageCapability | "image_to_text" | VendorAVideo | "video_to_text" | MusicCapability | "voice_clone";
+
 // vendorA: speech, music, voice clone, image-01-live images and M3 understanding answer synchronously; h3 video
-// is polled and cannot be canceled. One file per call; this dispatches by capability.
+// is polled and cannot be canceled. One file per call; this maps each capability to its call.
 export function vendorAAdapter(endpoint: ProviderEndpoint): ProviderAdapter {
-  return {
-    family: "vendorA",
-    supportsCancel: false,
-    async submit(request, signal) {
-      switch (request.capability) {
-        case "text_to_speech":
-          return synthesizeSpeech(endpoint, request, signal);
-        case "text_to_image":
-        case "image_to_image":
-        case "image_edit":
-          return generateImages(endpoint, request, signal);
-        case "image_to_text":
-          return answerAboutImages(endpoint, request, signal);
-        case "text_to_video":
-        case "image_to_video":
-        case "frames_to_video":
-        case "reference_to_video":
-          return submitVendorAVideo(endpoint, request, signal);
-        case "video_to_text":
-          return answerAboutVideo(endpoint, request, signal);
-        case "text_to_music":
-        case "reference_audio_to_music":
-          return generateVendorAMusic(endpoint, request, signal);
-        case "voice_clone":
-          return cloneVendorAVoice(endpoint, request, signal);
-        default:
-          throw new ProviderFailure("model_unavailable", `vendorA has no adapter for ${request.capability} yet`, false);
-      }
-    },
-    async poll(ref, request, signal) {
-      if (isVideoJobCapability(request.capability)) return pollVendorAVideo(endpoint, ref, request, signal);
-      throw new ProviderFailure("model_request_failed", `vendorA has no ${request.capability} jobs to follow`, false);
-    },
-  };
+  const images = {
+    submit: (request, signal) => generateImages(endpoint, request, signal),
+  } satisfies CapabilityHandler<ImageCapability>;
+  const video = {
+    submit: (request, signal) => submitVendorAVideo(endpoint, request, signal),
+    poll: (ref, request, signal) => pollVendorAVideo(endpoint, ref, request, signal),
+  } satisfies CapabilityHandler<VendorAVideo>;
+  const music = {
+    submit: (request, signal) => generateVendorAMusic(endpoint, request, signal),
+  } satisfies CapabilityHandler<MusicCapability>;
+  return servingAdapter<Served>("vendorA", { supportsCancel: false }, {
+    text_to_speech: { submit: (request, signal) => synthesizeSpeech(endpoint, request, signal) },
+    text_to_image: images,
+    image_to_image: images,
+    image_edit: images,
+    image_to_text: { submit: (request, signal) => answerAboutImages(endpoint, request, signal) },
+    text_to_video: video,
+    image_to_video: video,
+    frames_to_video: video,
+    reference_to_video: video,
+    video_to_text: { submit: (request, signal) => answerAboutVideo(endpoint, request, signal) },
+    text_to_music: music,
+    reference_audio_to_music: music,
+    voice_clone: { submit: (request, signal) => cloneVendorAVoice(endpoint, request, signal) },
+  });
 }

@@ -1,14 +1,14 @@
-import type { ImageUnderstandingInput } from "../../capabilities/images/responses.js";
 import type { ProviderEndpoint } from "../../config.js";
 import { resolvedImages } from "../image-inputs.js";
-import type { ProviderOutcome, ProviderRequest } from "../types.js";
+import type { ProviderRequestOf } from "../served-capabilities.js";
+import type { ProviderOutcome } from "../types.js";
 import { askVendorA } from "./chat-completion.js";
 
 // vendorA-M3 image understanding (docs/providers/vendorA-image.md): one chat completion whose user message holds
 // the prompt and the images as URLs the vendor downloads. The postpaid task is billed the vendor's token counts
 // and the images it read: every image sent, since a reply means the vendor read them all.
-export async function answerAboutImages(endpoint: ProviderEndpoint, request: ProviderRequest, signal: AbortSignal): Promise<ProviderOutcome> {
-  const input = request.input as unknown as ImageUnderstandingInput;
+export async function answerAboutImages(endpoint: ProviderEndpoint, request: ProviderRequestOf<"image_to_text">, signal: AbortSignal): Promise<ProviderOutcome> {
+  const input = request.input;
   const images = resolvedImages(request.input);
   const reply = await askVendorA(
     endpoint,

@@ -1,8 +1,8 @@
-import type { ImageGenerationInput } from "../../capabilities/images/generations.js";
 import { canvasPixelSize, type PixelSize } from "../../catalog/canvas.js";
 import type { ProviderEndpoint } from "../../config.js";
-import { imageInputsAsk, isImageInputsCapability } from "../image-inputs.js";
-import { ProviderFailure, type ProviderOutcome, type ProviderRequest } from "../types.js";
+import { imageInputsAsk, type ImageCapability } from "../image-inputs.js";
+import type { ProviderRequestOf } from "../served-capabilities.js";
+import { ProviderFailure, type ProviderOutcome } from "../types.js";
 import { callVendorA, vendorAModelId } from "./call.js";
 
 // vendorA's synchronous image generation (docs/providers/vendorA-image.md): one POST answers with download URLs.
@@ -24,8 +24,8 @@ interface Generation {
   references: { type: "style" | "base"; image_file: string }[];
 }
 
-function generationOf(request: ProviderRequest): Generation {
-  if (isImageInputsCapability(request.capability)) {
+function generationOf(request: ProviderRequestOf<ImageCapability>): Generation {
+  if (request.capability !== "text_to_image") {
     const ask = imageInputsAsk(request);
     const type = ask.capability === "image_edit" ? "base" : "style";
     return {
@@ -36,7 +36,7 @@ function generationOf(request: ProviderRequest): Generation {
       references: ask.images.map((image) => ({ type, image_file: image.url })),
     };
   }
-  const input = request.input as unknown as ImageGenerationInput;
+  const input = request.input;
   return {
     prompt: input.prompt,
     size: canvasPixelSize(input.canvas.tier, input.canvas.aspect),
@@ -46,7 +46,7 @@ function generationOf(request: ProviderRequest): Generation {
   };
 }
 
-export async function generateImages(endpoint: ProviderEndpoint, request: ProviderRequest, signal: AbortSignal): Promise<ProviderOutcome> {
+export async function generateImages(endpoint: ProviderEndpoint, request: ProviderRequestOf<ImageCapability>, signal: AbortSignal): Promise<ProviderOutcome> {
   const generation = generationOf(request);
   const body = {
     model: vendorAModelId(endpoint, request.model),

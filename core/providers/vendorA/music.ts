@@ -1,6 +1,7 @@
 import type { ProviderEndpoint } from "../../config.js";
-import { musicJob } from "../music-job.js";
-import { ProviderFailure, type ProviderOutcome, type ProviderRequest } from "../types.js";
+import { musicJob, type MusicCapability } from "../music-job.js";
+import type { ProviderRequestOf } from "../served-capabilities.js";
+import { ProviderFailure, type ProviderOutcome } from "../types.js";
 import { callVendorA, vendorAModelId } from "./call.js";
 
 // vendorA music (docs/providers/vendorA.md, "Music"): synchronous like vendorA speech. One POST makes one song
@@ -18,7 +19,7 @@ interface MusicAnswer {
   extra_info?: { music_sample_rate?: number };
 }
 
-export async function generateVendorAMusic(endpoint: ProviderEndpoint, request: ProviderRequest, signal: AbortSignal): Promise<ProviderOutcome> {
+export async function generateVendorAMusic(endpoint: ProviderEndpoint, request: ProviderRequestOf<MusicCapability>, signal: AbortSignal): Promise<ProviderOutcome> {
   const job = musicJob(request);
   const options = job.model_options?.vendorA ?? {};
   const offered = job.model.constraints.model_options.vendorA?.audio_setting;

@@ -2,7 +2,8 @@ import { primarySubtag } from "../../contracts/text.js";
 import { SPEECH_MODELS } from "../../catalog/speech-models.js";
 import { DEFAULT_VENDOR_IDS, vendorModelId, vendorVoiceId } from "../../catalog/vendor-ids.js";
 import type { ProviderEndpoint } from "../../config.js";
-import { ProviderFailure, type ProviderOutcome, type ProviderRequest } from "../types.js";
+import type { ProviderRequestOf } from "../served-capabilities.js";
+import { ProviderFailure, type ProviderOutcome } from "../types.js";
 import { callVendorA } from "./call.js";
 import { languageBoostOf } from "./language-boost.js";
 import { assembleSpeech, speechParts, vendorRateFor, vendorSpeaksDirectly } from "./speech-assembly.js";
@@ -10,19 +11,6 @@ import { assembleSpeech, speechParts, vendorRateFor, vendorSpeaksDirectly } from
 const SYNTHESIS_TIMEOUT_MS = 120_000;
 // The vendor's pitch is whole semitones from -12 to 12; ours is -1 to 1 of the range the model supports.
 const VENDOR_PITCH_RANGE = 12;
-
-interface SpeechTaskInput {
-  voice: string;
-  input: string;
-  language?: string;
-  format: string;
-  sample_rate?: number;
-  speed: number;
-  volume: number;
-  pitch: number;
-  emotion?: string;
-  model_options?: { vendorA?: { pronunciation_dict?: { tone: string[] } } };
-}
 
 interface T2aAnswer {
   base_resp?: { status_code?: number; status_msg?: string };
@@ -36,12 +24,12 @@ interface T2aAnswer {
 // not make in one call (opus, or a longer text) is spoken in WAV parts and finished here (speech-assembly.ts).
 export async function synthesizeSpeech(
   endpoint: ProviderEndpoint,
-  request: ProviderRequest,
+  request: ProviderRequestOf<"text_to_speech">,
   signal: AbortSignal,
 ): Promise<ProviderOutcome> {
-  const input = request.input as unknown as SpeechTaskInput;
+  const input = request.input;
   const model = SPEECH_MODELS.find((m) => m.id === request.model);
-  const sampleRate = input.sample_rate ?? model?.constraints.sample_rates[input.format as "mp3"]?.[0] ?? 32000;
+  const sampleRate = input.sample_rate ?? model?.constraints.sample_rates[input.format]?.[0] ?? 32000;
   if (vendorSpeaksDirectly(input.input, input.format, sampleRate)) {
     const spoken = await speakPart(endpoint, request, input.input, { format: input.format, sampleRate }, signal);
     return {
@@ -65,12 +53,12 @@ interface SpokenPart {
 // One T2A v2 call: `text` spoken with the request's voice and settings, as `setting` asks.
 async function speakPart(
   endpoint: ProviderEndpoint,
-  request: ProviderRequest,
+  request: ProviderRequestOf<"text_to_speech">,
   text: string,
   setting: { format: string; sampleRate: number },
   signal: AbortSignal,
 ): Promise<SpokenPart> {
-  const input = request.input as unknown as SpeechTaskInput;
+  const input = request.input;
   // An endpoint built without loadConfig (a test's own) carries no ids: the shipped defaults apply.
   const ids = endpoint.ids ?? DEFAULT_VENDOR_IDS.vendorA;
   const body = {

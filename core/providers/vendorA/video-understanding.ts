@@ -1,15 +1,14 @@
-import type { VideoResponsesInput } from "../../capabilities/videos/responses.js";
 import type { ProviderEndpoint } from "../../config.js";
-import type { ProviderOutcome, ProviderRequest } from "../types.js";
-import type { ResolvedMediaInput } from "../video-job.js";
+import type { ProviderRequestOf } from "../served-capabilities.js";
+import type { ProviderOutcome } from "../types.js";
 import { askVendorA } from "./chat-completion.js";
 
 // vendorA-M3 video understanding (docs/providers/vendorA.md, "Video understanding"): the same chat completion as
 // image understanding, the video as one `video_url` part the vendor downloads and samples. The task is billed
 // per rounded-up second of the video as the service decoded it, not as the vendor reports it.
-export async function answerAboutVideo(endpoint: ProviderEndpoint, request: ProviderRequest, signal: AbortSignal): Promise<ProviderOutcome> {
-  const input = request.input as unknown as VideoResponsesInput;
-  const video = request.input.video as ResolvedMediaInput;
+export async function answerAboutVideo(endpoint: ProviderEndpoint, request: ProviderRequestOf<"video_to_text">, signal: AbortSignal): Promise<ProviderOutcome> {
+  const input = request.input;
+  const video = input.video;
   const reply = await askVendorA(
     endpoint,
     {

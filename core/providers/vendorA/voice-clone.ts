@@ -4,7 +4,8 @@ import type { ProviderEndpoint } from "../../config.js";
 import { primarySubtag } from "../../contracts/text.js";
 import { clonedVoiceIdOf } from "../../voices/clone-lifecycle.js";
 import { vendorFetch } from "../http.js";
-import { ProviderFailure, type ProviderOutcome, type ProviderRequest } from "../types.js";
+import type { ProviderRequestOf } from "../served-capabilities.js";
+import { ProviderFailure, type ProviderOutcome } from "../types.js";
 import type { ResolvedMediaInput } from "../video-job.js";
 import { callVendorA, vendorAAnswer } from "./call.js";
 import { languageBoostOf } from "./language-boost.js";
@@ -17,12 +18,6 @@ import { languageBoostOf } from "./language-boost.js";
 const UPLOAD_TIMEOUT_MS = 60_000;
 const CLONE_TIMEOUT_MS = 120_000;
 const ACTIVATION_TEXT = "Hello! This is my new voice, ready to read whatever you write.";
-
-interface VoiceCloneTaskInput {
-  sample: ResolvedMediaInput;
-  language?: string;
-  model_options?: Record<string, Record<string, unknown>>;
-}
 
 interface UploadAnswer {
   base_resp?: { status_code?: number; status_msg?: string };
@@ -59,10 +54,10 @@ async function uploadSample(endpoint: ProviderEndpoint, sample: ResolvedMediaInp
   return fileId;
 }
 
-export async function cloneVendorAVoice(endpoint: ProviderEndpoint, request: ProviderRequest, signal: AbortSignal): Promise<ProviderOutcome> {
+export async function cloneVendorAVoice(endpoint: ProviderEndpoint, request: ProviderRequestOf<"voice_clone">, signal: AbortSignal): Promise<ProviderOutcome> {
   const model = VOICE_CLONE_MODELS.find((m) => m.id === request.model);
   if (!model) throw new ProviderFailure("model_unavailable", `${request.model} cannot clone voices`, false);
-  const input = request.input as unknown as VoiceCloneTaskInput;
+  const input = request.input;
   const voiceId = clonedVoiceIdOf(request.taskId);
   const ids = endpoint.ids ?? DEFAULT_VENDOR_IDS.vendorA;
   const fileId = await uploadSample(endpoint, input.sample, signal);

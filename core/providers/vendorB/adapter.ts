@@ -1,20 +1,24 @@
 import type { ProviderEndpoint } from "../../config.js";
-import { ProviderFailure, type ProviderAdapter } from "../types.js";
-import { isVideoJobCapability } from "../video-job.js";
+import { servingAdapter, type CapabilityHandler } from "../served-capabilities.js";
+import type { ProviderAdapter } from "../types.js";
+import type { VideoJobCapability } from "../video-job.js";
 import { enhanceVendorBPrompt } from "./enhancer.js";
 import { cancelVendorBVideo, pollVendorBVideo, submitVendorBVideo } from "./video.js";
 
 // vendorB: video generation, edit and extension tasks (polled, cancellable) and the synchronous prompt enhancer.
 export function vendorBAdapter(endpoint: ProviderEndpoint): ProviderAdapter {
-  return {
-    family: "vendorB",
-    supportsCancel: true,
-    async submit(request, signal) {
-      if (isVideoJobCapability(request.capability)) return submitVendorBVideo(endpoint, request, signal);
-      if (request.capability === "video_prompt_enhancement") return enhanceVendorBPrompt(endpoint, request, signal);
-      throw new ProviderFailure("model_unavailable", `vendorB has no adapter for ${request.capability}`, false);
-    },
+  const video = {
+    submit: (request, signal) => submitVendorBVideo(endpoint, request, signal),
     poll: (ref, request, signal) => pollVendorBVideo(endpoint, ref, request, signal),
     cancel: (ref, _request, signal) => cancelVendorBVideo(endpoint, ref, signal),
-  };
+  } satisfies CapabilityHandler<VideoJobCapability>;
+  return servingAdapter<VideoJobCapability | "video_prompt_enhancement">("vendorB", { supportsCancel: true }, {
+    text_to_video: video,
+    image_to_video: video,
+    frames_to_video: video,
+    reference_to_video: video,
+    video_edit: video,
+    video_extend: video,
+    video_prompt_enhancement: { submit: (request, signal) => enhanceVendorBPrompt(endpoint, request, signal) },
+  });
 }

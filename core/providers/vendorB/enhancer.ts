@@ -3,7 +3,9 @@ import { vendorModelId } from "../../catalog/vendor-ids.js";
 import type { ProviderEndpoint } from "../../config.js";
 import { vendorFetch } from "../http.js";
 import { jsonAnswer } from "../json-answer.js";
-import { ProviderFailure, type ProviderOutcome, type ProviderRequest } from "../types.js";
+import type { ProviderRequestOf } from "../served-capabilities.js";
+import { ProviderFailure, type ProviderOutcome } from "../types.js";
+import type { VendorInputOf } from "../vendor-input.js";
 import { httpFailure, jobFailure, notJson } from "./failures.js";
 
 // vendorB's prompt enhancer is a chat-completions model (docs/providers/vendorB.md): one synchronous call
@@ -15,20 +17,6 @@ const SYSTEM_PROMPT =
   "You rewrite a short video idea into one detailed prompt for a video model: subject, action, setting, shot " +
   "sizes, camera movement, lighting and pacing that fit the duration and aspect ratio given. Answer with the prompt only.";
 
-// Media inputs reach the adapter resolved: our own artifacts with signed URLs the vendor can download.
-interface ResolvedMedia {
-  url: string;
-}
-
-interface EnhanceTaskInput {
-  prompt: string;
-  duration: number;
-  aspect_ratio: string;
-  first_frame?: ResolvedMedia;
-  last_frame?: ResolvedMedia;
-  references?: { kind: string; media: ResolvedMedia }[];
-}
-
 interface Completion {
   choices?: { message?: { content?: string }; finish_reason?: string }[];
   usage?: { prompt_tokens?: number; completion_tokens?: number };
@@ -36,7 +24,7 @@ interface Completion {
 
 // The enhancer reads the idea, its framing and any visual context from one user message, in the layout its
 // documentation gives: strict frames and references are lines naming a URL it downloads and looks at.
-function enhancerUserMessage(input: EnhanceTaskInput): string {
+function enhancerUserMessage(input: VendorInputOf<"video_prompt_enhancement">): string {
   const lines = [`Video idea: ${input.prompt}`, `Duration: ${input.duration} seconds`, `Aspect ratio: ${input.aspect_ratio}`];
   if (input.first_frame) lines.push(`Opening frame: ${input.first_frame.url}`);
   if (input.last_frame) lines.push(`Closing frame: ${input.last_frame.url}`);
@@ -44,8 +32,8 @@ function enhancerUserMessage(input: EnhanceTaskInput): string {
   return lines.join("\n");
 }
 
-export async function enhanceVendorBPrompt(endpoint: ProviderEndpoint, request: ProviderRequest, signal: AbortSignal): Promise<ProviderOutcome> {
-  const input = request.input as unknown as EnhanceTaskInput;
+export async function enhanceVendorBPrompt(endpoint: ProviderEndpoint, request: ProviderRequestOf<"video_prompt_enhancement">, signal: AbortSignal): Promise<ProviderOutcome> {
+  const input = request.input;
   const maxTokens = ENHANCEMENT_MODELS.find((m) => m.id === request.model)?.constraints.max_output_tokens;
   const response = await vendorFetch(
     `${endpoint.baseUrl}${COMPLETIONS_PATH}`,

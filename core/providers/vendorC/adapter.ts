@@ -1,40 +1,33 @@
 import type { ProviderEndpoint } from "../../config.js";
-import { ProviderFailure, type ProviderAdapter } from "../types.js";
+import type { ImageCapability } from "../image-inputs.js";
+import { servingAdapter, type CapabilityHandler } from "../served-capabilities.js";
+import type { ProviderAdapter } from "../types.js";
+import type { VideoJobCapability } from "../video-job.js";
 import { cancelImageSynthesis, pollImageSynthesis, submitImageSynthesis } from "./image.js";
 import { pollVendorCVideo, submitVendorCVideo } from "./video.js";
-
-const IMAGE_CAPABILITIES = ["text_to_image", "image_to_image", "image_edit"];
 
 // vendorC: asynchronous synthesis tasks for images and video. A running task cannot be stopped at the vendor,
 // so a cancel of a running vendorC task is 409.
 export function vendorCAdapter(endpoint: ProviderEndpoint): ProviderAdapter {
-  return {
-    family: "vendorC",
-    supportsCancel: false,
-    async submit(request, signal) {
-      switch (request.capability) {
-        case "text_to_image":
-        case "image_to_image":
-        case "image_edit":
-          return submitImageSynthesis(endpoint, request, signal);
-        case "text_to_video":
-        case "image_to_video":
-        case "frames_to_video":
-        case "reference_to_video":
-        case "video_edit":
-        case "video_extend":
-          return submitVendorCVideo(endpoint, request, signal);
-        default:
-          throw new ProviderFailure("model_unavailable", `vendorC cannot serve ${request.capability} yet`, false);
-      }
-    },
-    async poll(ref, request, signal) {
-      if (IMAGE_CAPABILITIES.includes(request.capability)) return pollImageSynthesis(endpoint, ref, request, signal);
-      return pollVendorCVideo(endpoint, ref, request, signal);
-    },
-    // Used when a deadline passes: image jobs still pending are withdrawn; video tasks have no cancel at all.
-    async cancel(ref, request, signal) {
-      if (IMAGE_CAPABILITIES.includes(request.capability)) await cancelImageSynthesis(endpoint, ref, request, signal);
-    },
-  };
+  // Cancel is used when a deadline passes: image jobs still pending are withdrawn; video tasks have no cancel at all.
+  const images = {
+    submit: (request, signal) => submitImageSynthesis(endpoint, request, signal),
+    poll: (ref, request, signal) => pollImageSynthesis(endpoint, ref, request, signal),
+    cancel: (ref, request, signal) => cancelImageSynthesis(endpoint, ref, request, signal),
+  } satisfies CapabilityHandler<ImageCapability>;
+  const video = {
+    submit: (request, signal) => submitVendorCVideo(endpoint, request, signal),
+    poll: (ref, request, signal) => pollVendorCVideo(endpoint, ref, request, signal),
+  } satisfies CapabilityHandler<VideoJobCapability>;
+  return servingAdapter<ImageCapability | VideoJobCapability>("vendorC", { supportsCancel: false }, {
+    text_to_image: images,
+    image_to_image: images,
+    image_edit: images,
+    text_to_video: video,
+    image_to_video: video,
+    frames_to_video: video,
+    reference_to_video: video,
+    video_edit: video,
+    video_extend: video,
+  });
 }

@@ -3,8 +3,9 @@ import type { ProviderEndpoint } from "../../config.js";
 import { vendorFetch, type VendorResponse } from "../http.js";
 import { jsonAnswer } from "../json-answer.js";
 import { pollDelayMs } from "../poll-delay.js";
-import { ProviderFailure, type ProviderOutcome, type ProviderRequest } from "../types.js";
-import { videoJob } from "../video-job.js";
+import type { ProviderRequestOf } from "../served-capabilities.js";
+import { ProviderFailure, type ProviderOutcome } from "../types.js";
+import { videoJob, type VideoJobCapability } from "../video-job.js";
 import { httpFailure, notJson, operationFailure, type RpcStatus } from "./failures.js";
 import { predictionInstance } from "./video-instance.js";
 
@@ -56,7 +57,7 @@ function operationPath(name: string): string {
   return name.split("/").map(encodeURIComponent).join("/");
 }
 
-export async function submitVendorDVideo(endpoint: ProviderEndpoint, request: ProviderRequest, signal: AbortSignal): Promise<ProviderOutcome> {
+export async function submitVendorDVideo(endpoint: ProviderEndpoint, request: ProviderRequestOf<VideoJobCapability>, signal: AbortSignal): Promise<ProviderOutcome> {
   const job = videoJob(request);
   const body = {
     instances: [await predictionInstance(job, signal)],
@@ -73,7 +74,7 @@ export async function submitVendorDVideo(endpoint: ProviderEndpoint, request: Pr
   return { status: "pending", ref: operation.name, pollAfterMs: pollDelayMs(undefined) };
 }
 
-export async function pollVendorDVideo(endpoint: ProviderEndpoint, ref: string, _request: ProviderRequest, signal: AbortSignal): Promise<ProviderOutcome> {
+export async function pollVendorDVideo(endpoint: ProviderEndpoint, ref: string, signal: AbortSignal): Promise<ProviderOutcome> {
   const operation = operationOf(await call(endpoint, "GET", operationPath(ref), signal));
   if (operation.done !== true) {
     const createTime = operation.metadata?.createTime;

@@ -1,10 +1,10 @@
-import type { ImageGenerationInput } from "../../capabilities/images/generations.js";
 import { DEFAULT_VENDOR_IDS, vendorModelId } from "../../catalog/vendor-ids.js";
 import type { ProviderEndpoint } from "../../config.js";
 import { retryAfterMs, vendorFetch } from "../http.js";
 import { jsonAnswer } from "../json-answer.js";
-import { imageInputsAsk, isImageInputsCapability } from "../image-inputs.js";
-import { ProviderFailure, type ProviderOutcome, type ProviderOutput, type ProviderRequest } from "../types.js";
+import { imageInputsAsk, type ImageCapability } from "../image-inputs.js";
+import type { ProviderRequestOf } from "../served-capabilities.js";
+import { ProviderFailure, type ProviderOutcome, type ProviderOutput } from "../types.js";
 import { predictParameters } from "./parameters.js";
 import { referencePredictBody } from "./reference-images.js";
 
@@ -25,8 +25,7 @@ interface Prediction {
   raiFilteredReason?: string;
 }
 
-export async function predictImages(endpoint: ProviderEndpoint, request: ProviderRequest, signal: AbortSignal): Promise<ProviderOutcome> {
-  const input = request.input as unknown as ImageGenerationInput;
+export async function predictImages(endpoint: ProviderEndpoint, request: ProviderRequestOf<ImageCapability>, signal: AbortSignal): Promise<ProviderOutcome> {
   const model = vendorModelId(endpoint.ids ?? DEFAULT_VENDOR_IDS.vendorE, request.model);
   const body = JSON.stringify(await predictBody(request, signal));
   // The base URL names the project and region: https://{region}-aiplatform.googleapis.com/v1/projects/{project}/locations/{region}.
@@ -47,13 +46,13 @@ export async function predictImages(endpoint: ProviderEndpoint, request: Provide
     // A cut-off answer is treated like a 5xx: the vendor may answer properly next time.
     throw new ProviderFailure("model_request_failed", "vendor answered HTTP 200 with a body that is not JSON", true);
   }
-  return { status: "done", outputs: imageOutputs(answer.predictions ?? [], input.count) };
+  return { status: "done", outputs: imageOutputs(answer.predictions ?? [], request.input.count) };
 }
 
 // Text to image sends the prompt alone; image-to-image and edits add the input images as references.
-async function predictBody(request: ProviderRequest, signal: AbortSignal) {
-  if (isImageInputsCapability(request.capability)) return referencePredictBody(imageInputsAsk(request), signal);
-  const input = request.input as unknown as ImageGenerationInput;
+async function predictBody(request: ProviderRequestOf<ImageCapability>, signal: AbortSignal) {
+  if (request.capability !== "text_to_image") return referencePredictBody(imageInputsAsk(request), signal);
+  const input = request.input;
   return {
     instances: [{ prompt: input.prompt }],
     parameters: {

@@ -1,29 +1,26 @@
 import type { ProviderEndpoint } from "../../config.js";
-import { ProviderFailure, type ProviderAdapter, type ProviderRequest } from "../types.js";
+import type { ImageCapability } from "../image-inputs.js";
+import { servingAdapter, type CapabilityHandler } from "../served-capabilities.js";
+import type { ProviderAdapter } from "../types.js";
 import { cancelImageTask, createImageTask, readImageTask } from "./image-tasks.js";
 import { cancelVisionTask, createVisionTask, readVisionTask } from "./vision-tasks.js";
-
-const IMAGE_CAPABILITIES = ["text_to_image", "image_to_image", "image_edit"];
 
 // vendorF: image generation (with input images for image-to-image and edits) as image tasks, image understanding
 // as vision tasks; both are followed by polling and can be canceled.
 export function vendorFAdapter(endpoint: ProviderEndpoint): ProviderAdapter {
-  const isVision = (request: ProviderRequest) => {
-    if (request.capability === "image_to_text") return true;
-    if (IMAGE_CAPABILITIES.includes(request.capability)) return false;
-    throw new ProviderFailure("model_unavailable", `${request.model} cannot run ${request.capability}: vendorF serves images only`, false);
-  };
-  return {
-    family: "vendorF",
-    supportsCancel: true,
-    async submit(request, signal) {
-      return isVision(request) ? createVisionTask(endpoint, request, signal) : createImageTask(endpoint, request, signal);
+  const images = {
+    submit: (request, signal) => createImageTask(endpoint, request, signal),
+    poll: (ref, request, signal) => readImageTask(endpoint, ref, request, signal),
+    cancel: (ref, _request, signal) => cancelImageTask(endpoint, ref, signal),
+  } satisfies CapabilityHandler<ImageCapability>;
+  return servingAdapter<ImageCapability | "image_to_text">("vendorF", { supportsCancel: true }, {
+    text_to_image: images,
+    image_to_image: images,
+    image_edit: images,
+    image_to_text: {
+      submit: (request, signal) => createVisionTask(endpoint, request, signal),
+      poll: (ref, _request, signal) => readVisionTask(endpoint, ref, signal),
+      cancel: (ref, _request, signal) => cancelVisionTask(endpoint, ref, signal),
     },
-    async poll(ref, request, signal) {
-      return isVision(request) ? readVisionTask(endpoint, ref, signal) : readImageTask(endpoint, ref, request, signal);
-    },
-    async cancel(ref, request, signal) {
-      await (isVision(request) ? cancelVisionTask(endpoint, ref, signal) : cancelImageTask(endpoint, ref, signal));
-    },
-  };
+  });
 }

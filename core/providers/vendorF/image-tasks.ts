@@ -1,8 +1,8 @@
-import type { ImageGenerationInput } from "../../capabilities/images/generations.js";
 import { canvasPixelSize } from "../../catalog/canvas.js";
 import type { ProviderEndpoint } from "../../config.js";
-import { imageInputsAsk, isImageInputsCapability } from "../image-inputs.js";
-import { ProviderFailure, type ProviderOutcome, type ProviderRequest } from "../types.js";
+import { imageInputsAsk, type ImageCapability } from "../image-inputs.js";
+import type { ProviderRequestOf } from "../served-capabilities.js";
+import { ProviderFailure, type ProviderOutcome } from "../types.js";
 import { imageInputsTaskInput } from "./image-inputs.js";
 import { callVendorF, taskOf, unfinishedOutcome, type VendorFTask } from "./task-api.js";
 import { imageTaskFields } from "./task-input.js";
@@ -14,16 +14,14 @@ interface ImageTask extends VendorFTask {
   result?: { images?: { url?: string; content_type?: string }[] };
 }
 
-export async function createImageTask(endpoint: ProviderEndpoint, request: ProviderRequest, signal: AbortSignal): Promise<ProviderOutcome> {
-  const input = request.input as unknown as ImageGenerationInput;
+export async function createImageTask(endpoint: ProviderEndpoint, request: ProviderRequestOf<ImageCapability>, signal: AbortSignal): Promise<ProviderOutcome> {
   const response = await callVendorF(endpoint, "POST", "/v2/image-tasks", signal, { model: request.model, input: taskInput(request) });
-  return outcomeOf(taskOf<ImageTask>(response, "create"), input.count);
+  return outcomeOf(taskOf<ImageTask>(response, "create"), request.input.count);
 }
 
-export async function readImageTask(endpoint: ProviderEndpoint, ref: string, request: ProviderRequest, signal: AbortSignal): Promise<ProviderOutcome> {
-  const input = request.input as unknown as ImageGenerationInput;
+export async function readImageTask(endpoint: ProviderEndpoint, ref: string, request: ProviderRequestOf<ImageCapability>, signal: AbortSignal): Promise<ProviderOutcome> {
   const response = await callVendorF(endpoint, "GET", `/v2/image-tasks/${encodeURIComponent(ref)}`, signal);
-  return outcomeOf(taskOf<ImageTask>(response, "read"), input.count);
+  return outcomeOf(taskOf<ImageTask>(response, "read"), request.input.count);
 }
 
 // A task that has already finished cannot be canceled (409); the service ends its own task either way.
@@ -32,9 +30,9 @@ export async function cancelImageTask(endpoint: ProviderEndpoint, ref: string, s
 }
 
 // Text to image sends the prompt alone; image-to-image and edits add the input images.
-function taskInput(request: ProviderRequest) {
-  if (isImageInputsCapability(request.capability)) return imageInputsTaskInput(imageInputsAsk(request));
-  const input = request.input as unknown as ImageGenerationInput;
+function taskInput(request: ProviderRequestOf<ImageCapability>) {
+  if (request.capability !== "text_to_image") return imageInputsTaskInput(imageInputsAsk(request));
+  const input = request.input;
   return {
     ...imageTaskFields(input, canvasPixelSize(input.canvas.tier, input.canvas.aspect), input.output_relationship),
     ...(typeof input.reasoning === "boolean" ? { reasoning: input.reasoning } : {}),

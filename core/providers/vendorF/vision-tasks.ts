@@ -1,7 +1,7 @@
-import type { ImageUnderstandingInput } from "../../capabilities/images/responses.js";
 import type { ProviderEndpoint } from "../../config.js";
 import { resolvedImages } from "../image-inputs.js";
-import { ProviderFailure, type ProviderOutcome, type ProviderRequest } from "../types.js";
+import type { ProviderRequestOf } from "../served-capabilities.js";
+import { ProviderFailure, type ProviderOutcome } from "../types.js";
 import { callVendorF, taskOf, unfinishedOutcome, type VendorFTask } from "./task-api.js";
 
 // vendorF-vision (docs/providers/vendorF.md): image understanding as a vision task, created and read like the
@@ -12,8 +12,8 @@ interface VisionTask extends VendorFTask {
   result?: { answer?: string; usage?: { input_tokens?: number; output_tokens?: number; images?: number } };
 }
 
-export async function createVisionTask(endpoint: ProviderEndpoint, request: ProviderRequest, signal: AbortSignal): Promise<ProviderOutcome> {
-  const input = request.input as unknown as ImageUnderstandingInput;
+export async function createVisionTask(endpoint: ProviderEndpoint, request: ProviderRequestOf<"image_to_text">, signal: AbortSignal): Promise<ProviderOutcome> {
+  const input = request.input;
   const body = {
     model: request.model,
     input: {

@@ -1,8 +1,9 @@
 import type { ProviderEndpoint } from "../../config.js";
 import { vendorModelId } from "../../catalog/vendor-ids.js";
-import { musicJob, type MusicJob } from "../music-job.js";
+import { musicJob, type MusicCapability, type MusicJob } from "../music-job.js";
 import { pollDelayMs } from "../poll-delay.js";
-import { ProviderFailure, type ProviderOutcome, type ProviderRequest } from "../types.js";
+import type { ProviderRequestOf } from "../served-capabilities.js";
+import { ProviderFailure, type ProviderOutcome } from "../types.js";
 import { callVendorG } from "./call.js";
 
 // vendorG music as its reference publishes it (docs/providers/vendorG.md): submit a generation task
@@ -83,7 +84,7 @@ function parseRef(ref: string): { taskId: string; submittedAt: Date | undefined 
   return { taskId: ref.slice(0, at), submittedAt: new Date(Number(ref.slice(at + 1))) };
 }
 
-export async function submitVendorGMusic(endpoint: ProviderEndpoint, request: ProviderRequest, signal: AbortSignal): Promise<ProviderOutcome> {
+export async function submitVendorGMusic(endpoint: ProviderEndpoint, request: ProviderRequestOf<MusicCapability>, signal: AbortSignal): Promise<ProviderOutcome> {
   const job = musicJob(request);
   const path = job.reference ? "/api/v1/generate/upload-cover" : "/api/v1/generate";
   const submittedAt = new Date();
@@ -103,7 +104,7 @@ function finished(tracks: Track[], instrumental: boolean): ProviderOutcome {
   };
 }
 
-export async function pollVendorGMusic(endpoint: ProviderEndpoint, ref: string, request: ProviderRequest, signal: AbortSignal): Promise<ProviderOutcome> {
+export async function pollVendorGMusic(endpoint: ProviderEndpoint, ref: string, request: ProviderRequestOf<MusicCapability>, signal: AbortSignal): Promise<ProviderOutcome> {
   const { taskId, submittedAt } = parseRef(ref);
   const task = await callVendorG<RecordInfo>(endpoint, `/api/v1/generate/record-info?taskId=${encodeURIComponent(taskId)}`, signal, {
     timeoutMs: READ_TIMEOUT_MS,
