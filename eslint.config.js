@@ -12,4 +12,31 @@ export default tseslint.config(
       "no-console": "off",
     },
   },
+  // Core's types say what its data is: an assertion to `never` (accepted anywhere) or through `unknown` (accepted
+  // from anything) tells the compiler to stop checking. A value whose type cannot be known gets a single assertion
+  // where it is read, or a type guard; one that must stay says why in an eslint-disable-next-line comment.
+  {
+    files: ["core/**/*.ts"],
+    rules: {
+      "no-restricted-syntax": [
+        "error",
+        { selector: "TSAsExpression[typeAnnotation.type='TSNeverKeyword']", message: "No `as never` in core: type the value, or narrow it." },
+        {
+          selector: "TSAsExpression[expression.type='TSAsExpression'][expression.typeAnnotation.type='TSUnknownKeyword']",
+          message: "No `as unknown as` in core: type the value where it is made, or narrow it.",
+        },
+      ],
+    },
+  },
+  // Temporary: these four files are being rewritten by another change and still read an untyped ProviderRequest's
+  // input with `as unknown as`; they take ProviderRequestOf<…> and lose this entry when it lands.
+  {
+    files: [
+      "core/providers/vendorA/video.ts",
+      "core/providers/vendorA/video-media.ts",
+      "core/providers/vendorC/image.ts",
+      "core/providers/vendorC/image-inputs.ts",
+    ],
+    rules: { "no-restricted-syntax": "off" },
+  },
 );

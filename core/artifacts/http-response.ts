@@ -77,7 +77,8 @@ function notModifiedSince(header: string, createdAt: Date): boolean {
 export function parseRange(header: string, size: number): ByteRange | "unsatisfiable" | null {
   const match = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
   if (!match) return null;
-  const [, first, last] = match as unknown as [string, string, string];
+  // Both groups always take part in a match, possibly empty.
+  const [, first = "", last = ""] = match;
   if (first === "" && last === "") return null;
   if (first === "") {
     const suffix = Number(last);

@@ -58,7 +58,8 @@ export interface ReferenceDocument {
   servers: { url: string }[];
   tags: { name: string; description: string }[];
   paths: Record<string, Record<string, OperationObject>>;
-  webhooks: Record<string, Record<string, OperationObject>>;
+  // A callback is described like an operation, but is no route of an area: it has no tags.
+  webhooks: Record<string, Record<string, Omit<OperationObject, "tags">>>;
   components: {
     securitySchemes: Record<string, { description?: string }>;
     headers: Record<string, { description: string; schema: JsonSchema }>;

@@ -54,7 +54,7 @@ function link(id: string, text: string): string {
 }
 
 export function renderReferencePage(generated: ReturnType<typeof buildOpenApiDocument>): ReferencePage {
-  const document = generated as unknown as ReferenceDocument;
+  const document = generated as ReferenceDocument;
   const sections = guides(document);
   const areas = groups(document);
   const schemas = Object.entries(document.components.schemas);

@@ -41,8 +41,8 @@ function range(min: unknown, max: unknown, unit: string): string {
 // Bounds, enums, defaults and formats, as a reader checks a value against them.
 export function constraintsOf(schema: JsonSchema): string[] {
   const notes: string[] = [];
-  const add = (keyword: string, text: (value: never) => string) => {
-    if (schema[keyword] !== undefined) notes.push(text(schema[keyword] as never));
+  const add = <T,>(keyword: string, text: (value: T) => string) => {
+    if (schema[keyword] !== undefined) notes.push(text(schema[keyword] as T));
   };
   add("enum", (values: unknown[]) => `one of ${values.map(literal).join(", ")}`);
   add("default", (value: unknown) => `default ${literal(value)}`);

@@ -27,7 +27,8 @@ const CONTENT_TYPES: Record<string, string> = {
   mov: "video/quicktime",
 };
 
-type StoredMedia = MediaProbe & { format: string; role: string | null };
+// Spelled as a mapped type, not the MediaProbe interface itself, so that it is a JSON record as the artifact row keeps it.
+type StoredMedia = { [K in keyof MediaProbe]: MediaProbe[K] } & { format: string; role: string | null };
 
 // A configured vendor's own address is trusted as configuration is (the emulator answers from loopback in
 // development); any other output URL is held to the outbound policy like a caller's.
@@ -74,7 +75,7 @@ export async function storeOutput(core: Core, task: TaskRow, output: ProviderOut
       byteSize: spooled.size,
       sha256: spooled.sha256,
       storageKey,
-      media: media as unknown as Record<string, unknown>,
+      media,
     };
   } finally {
     await directory.dispose();
@@ -82,7 +83,7 @@ export async function storeOutput(core: Core, task: TaskRow, output: ProviderOut
 }
 
 function mediaOf(artifact: NewArtifact): StoredMedia {
-  return artifact.media as unknown as StoredMedia;
+  return artifact.media as StoredMedia;
 }
 
 // Which usage counter measures each postpaid meter: a postpaid task is billed what was really used.

@@ -29,7 +29,7 @@ export function taskRowOf(raw: Record<string, unknown>): TaskRow {
 
 // A row as a JSON record by column name, for statements that read rows from JSON (jsonb_populate_recordset).
 export function taskRecordOf(row: TaskRow): Record<string, unknown> {
-  const values = row as unknown as Record<string, unknown>;
+  const values: Record<string, unknown> = row;
   const record: Record<string, unknown> = {};
   for (const [property, column] of COLUMNS) {
     const value = values[property];
