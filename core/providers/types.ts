@@ -2,6 +2,8 @@ import type { VendorFamily } from "../config.js";
 import type { UsageCounter } from "../capabilities/types.js";
 import type { ErrorCode } from "../errors/index.js";
 
+// A task's request as the worker builds it from the task row; an adapter's handlers see it typed for their
+// capability (ProviderRequestOf, served-capabilities.ts).
 export interface ProviderRequest {
   taskId: string;
   capability: string;
