@@ -9,7 +9,7 @@ import { VIDEO_CAPABILITIES } from "./videos/index.js";
 const ENTRIES = [...IMAGE_CAPABILITIES, ...VIDEO_CAPABILITIES, ...AUDIO_CAPABILITIES, speechCapability] as const;
 
 // One entry of the table as defined, with its literal id and its schema's input.
-export type CapabilityEntry = (typeof ENTRIES)[number];
+type CapabilityEntry = (typeof ENTRIES)[number];
 export type CapabilityId = CapabilityEntry["id"];
 // The input an entry's schema admits (defaults filled in), by id.
 export type CapabilityInputOf<Id extends CapabilityId> = z.output<Extract<CapabilityEntry, { id: Id }>["inputSchema"]>;

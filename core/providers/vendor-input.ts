@@ -12,7 +12,7 @@ type ArtifactForm = Extract<MediaInput, { type: "artifact" }>;
 // field takes no artifact object; a record of strings takes one, but also things no media input is).
 type IsMedia<T> = [ArtifactForm] extends [T] ? ([T] extends [MediaInput | undefined] ? true : false) : false;
 
-export type AsVendorSees<T> = unknown extends T
+type AsVendorSees<T> = unknown extends T
   ? T
   : IsMedia<T> extends true
     ? ResolvedMediaInput | Exclude<T, MediaInput>
