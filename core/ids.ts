@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import type { Clock } from "./clock.js";
 
 const CROCKFORD = "0123456789abcdefghjkmnpqrstvwxyz";
 
@@ -56,7 +57,7 @@ export interface IdGenerator {
   callbackDelivery(): string;
 }
 
-export function defaultIds(clock: () => Date = () => new Date()): IdGenerator {
+export function defaultIds(clock: Clock = () => new Date()): IdGenerator {
   return {
     task: () => timeOrderedId("task", clock().getTime()),
     artifact: () => timeOrderedId("art", clock().getTime()),

@@ -1,9 +1,9 @@
-import type { Core } from "../runtime.js";
+import type { Db } from "../db/client.js";
 import { readBalance, recentLedgerEntries } from "./ledger.js";
 import { formatCredits } from "./money.js";
 
 // GET /v1/credits: the caller's balance and its most recent ledger entries.
-export async function creditBalanceView(core: Core, tenantId: string) {
+export async function creditBalanceView(core: { db: Db }, tenantId: string) {
   const [balance, entries] = await Promise.all([readBalance(core.db, tenantId), recentLedgerEntries(core.db, tenantId, 50)]);
   return {
     object: "credit_balance" as const,

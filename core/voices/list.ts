@@ -1,6 +1,6 @@
 import { PRESET_VOICES } from "../catalog/voices.js";
 import { decodeCursor, pageOf, pageQuerySchema, parseListQuery, type ListParameters } from "../operations/pagination.js";
-import type { Core } from "../runtime.js";
+import type { Db } from "../db/client.js";
 import { clonedVoiceRecord, presetVoiceRecord, type VoiceRecord } from "./record.js";
 import { listClonedVoices } from "./repository.js";
 
@@ -22,7 +22,7 @@ function voicePosition(value: Record<string, unknown>): Position | undefined {
 export const voiceListQuerySchema = pageQuerySchema.strict();
 
 // GET /v1/voices: the presets in catalog order, then the tenant's cloned voices (pending or active), newest first.
-export async function listVoicesPage(core: Core, tenantId: string, query: Record<string, unknown>, from: ListParameters = "query") {
+export async function listVoicesPage(core: { db: Db }, tenantId: string, query: Record<string, unknown>, from: ListParameters = "query") {
   const { limit, cursor } = parseListQuery(voiceListQuerySchema, query);
   const position: Position = cursor !== undefined ? decodeCursor(cursor, voicePosition, from) : { section: "presets", index: 0 };
 
