@@ -1,13 +1,23 @@
 import { z } from "zod";
-import type { Executor } from "../db/client.js";
+import type { Clock } from "../clock.js";
+import type { Config } from "../config.js";
+import type { Db, Executor } from "../db/client.js";
 import { invalidRequest, ServiceError, zodFailures } from "../errors/index.js";
 import { decodeCursor, pageOf, pageQuerySchema, parseListQuery } from "../operations/pagination.js";
-import type { Core } from "../runtime.js";
+import type { IdGenerator } from "../ids.js";
 import { encryptSecret, generateSigningSecret } from "./secret-box.js";
 import { findSigningKey, insertSigningKey, listSigningKeys, markSigningKeyRetired, type SigningKeyRow } from "./repository.js";
 
 // The signing-key API (SPEC.md names the keys, docs/decisions.md says how they are managed): create, list, read,
-// rotate (rotate-signing-key.ts) and retire. A secret is in a response only when it is created or rotated.
+// rotate (rotate.ts) and retire. A secret is in a response only when it is created or rotated.
+
+// The parts of the runtime the signing-key API uses.
+export interface SigningKeyRuntime {
+  db: Db;
+  clock: Clock;
+  ids: IdGenerator;
+  config: Pick<Config, "callbackSecretKey">;
+}
 
 export function signingKeyView(row: SigningKeyRow, now: Date, secret?: string) {
   const graceOpen = row.previousSecretExpiresAt !== null && row.previousSecretExpiresAt > now;
@@ -54,7 +64,7 @@ export function parseOptionalBody<T extends z.ZodType>(schema: T, raw: unknown):
 
 export const createSigningKeyBody = z.object({ name: z.string().max(100).optional() }).strict();
 
-export async function createSigningKey(core: Core, tenantId: string, raw: unknown) {
+export async function createSigningKey(core: SigningKeyRuntime, tenantId: string, raw: unknown) {
   const body = parseOptionalBody(createSigningKeyBody, raw);
   const id = core.ids.callbackSigningKey();
   const secret = generateSigningSecret();
@@ -70,14 +80,14 @@ export async function createSigningKey(core: Core, tenantId: string, raw: unknow
   return signingKeyView(row, now, secret);
 }
 
-export async function getSigningKey(core: Core, tenantId: string, keyId: string) {
+export async function getSigningKey(core: Pick<SigningKeyRuntime, "db" | "clock">, tenantId: string, keyId: string) {
   const row = await findSigningKey(core.db, tenantId, keyId);
   if (!row) throw signingKeyNotFound(keyId);
   return signingKeyView(row, core.clock());
 }
 
 // Retiring twice answers the retired key again; SPEC.md's callback_signing_key_inactive is for using it.
-export async function retireSigningKey(core: Core, tenantId: string, keyId: string) {
+export async function retireSigningKey(core: Pick<SigningKeyRuntime, "db" | "clock">, tenantId: string, keyId: string) {
   const now = core.clock();
   const retired = await markSigningKeyRetired(core.db, tenantId, keyId, now);
   if (retired) return signingKeyView(retired, now);
@@ -91,7 +101,7 @@ function signingKeyPosition(value: Record<string, unknown>): string | undefined 
   return value.v === 1 && typeof value.before === "string" && /^csk_[0-9a-z]{26}$/.test(value.before) ? value.before : undefined;
 }
 
-export async function listSigningKeysPage(core: Core, tenantId: string, query: Record<string, unknown>) {
+export async function listSigningKeysPage(core: Pick<SigningKeyRuntime, "db" | "clock">, tenantId: string, query: Record<string, unknown>) {
   const { limit, cursor } = parseListQuery(signingKeyListQuerySchema, query);
   const beforeId = cursor !== undefined ? decodeCursor(cursor, signingKeyPosition, "query") : undefined;
   const rows = await listSigningKeys(core.db, { tenantId, beforeId, limit: limit + 1 });

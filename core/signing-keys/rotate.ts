@@ -1,8 +1,7 @@
 import { z } from "zod";
-import type { Core } from "../runtime.js";
 import { encryptSecret, generateSigningSecret } from "./secret-box.js";
 import { replaceSigningSecret } from "./repository.js";
-import { parseOptionalBody, requireActiveSigningKey, signingKeyInactive, signingKeyView } from "./keys.js";
+import { parseOptionalBody, requireActiveSigningKey, signingKeyInactive, signingKeyView, type SigningKeyRuntime } from "./keys.js";
 
 // How long deliveries keep carrying a signature made with the replaced secret, so receivers can switch over
 // without refusing a single delivery: 24 hours unless the caller says otherwise (0 ends it at once), at most 7 days.
@@ -13,7 +12,7 @@ export const rotateSigningKeyBody = z
   .object({ grace_period_seconds: z.number().int().min(0).max(MAX_GRACE_SECONDS).optional() })
   .strict();
 
-export async function rotateSigningKey(core: Core, tenantId: string, keyId: string, raw: unknown) {
+export async function rotateSigningKey(core: Pick<SigningKeyRuntime, "db" | "clock" | "config">, tenantId: string, keyId: string, raw: unknown) {
   const body = parseOptionalBody(rotateSigningKeyBody, raw);
   await requireActiveSigningKey(core.db, tenantId, keyId);
   const now = core.clock();

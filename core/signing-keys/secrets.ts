@@ -1,4 +1,5 @@
-import type { Core } from "../runtime.js";
+import type { Config } from "../config.js";
+import type { Db } from "../db/client.js";
 import { decryptSecret } from "./secret-box.js";
 import { findSigningKey } from "./repository.js";
 
@@ -6,7 +7,7 @@ export type DeliverySigning = { keyId: string; secrets: string[] } | { refused: 
 
 // The secrets a delivery is signed with right now: the current one, and the one the last rotation replaced while
 // its grace period lasts. A retired key signs nothing, and its task's deliveries stop rather than go out unsigned.
-export async function deliverySigning(core: Core, tenantId: string, keyId: string, now: Date): Promise<DeliverySigning> {
+export async function deliverySigning(core: { db: Db; config: Pick<Config, "callbackSecretKey"> }, tenantId: string, keyId: string, now: Date): Promise<DeliverySigning> {
   const row = await findSigningKey(core.db, tenantId, keyId);
   if (!row || row.status !== "active" || !row.secretCiphertext) {
     return { refused: `signing key ${keyId} was retired; deliveries are never sent unsigned or signed with a retired key` };
