@@ -1,16 +1,28 @@
 import type { Readable } from "node:stream";
 import { and, asc, eq } from "drizzle-orm";
+import type { Clock } from "../clock.js";
+import type { Db, DirectSql } from "../db/client.js";
 import { artifacts } from "../db/schema/index.js";
 import { ServiceError } from "../errors/index.js";
-import type { Core } from "../runtime.js";
 import { readTaskForTenant } from "../tasks/task-reads.js";
 import { answerArtifact, type ConditionalHeaders } from "./http-response.js";
+import type { ArtifactUrlSigner } from "./signed-url.js";
+import type { ArtifactStore } from "./store.js";
+
+// The parts of the runtime that reading artifacts uses.
+export interface ArtifactReadRuntime {
+  db: Db;
+  reads: DirectSql;
+  clock: Clock;
+  signer: ArtifactUrlSigner;
+  artifacts: ArtifactStore;
+}
 
 // Serves a signed artifact URL: the signature is the permission, no API key is needed. The answer (status,
 // headers, which bytes) follows from the artifact's stored facts and the request's conditional and Range headers;
 // the store is opened only when bytes are to be sent, and only for the range asked.
 export async function openSignedArtifact(
-  core: Core,
+  core: Pick<ArtifactReadRuntime, "db" | "clock" | "signer" | "artifacts">,
   artifactId: string,
   expires: string,
   signature: string,
@@ -34,7 +46,7 @@ export async function openSignedArtifact(
 }
 
 // GET /v1/tasks/{id}/assets: the task's stored artifacts with fresh signed URLs.
-export async function listTaskAssets(core: Core, tenantId: string, taskId: string) {
+export async function listTaskAssets(core: Pick<ArtifactReadRuntime, "db" | "reads" | "clock" | "signer">, tenantId: string, taskId: string) {
   const task = await readTaskForTenant(core.reads, tenantId, taskId);
   if (!task) throw new ServiceError("task_not_found", `No task ${taskId}.`, { details: { task_id: taskId } });
   const rows = await core.db

@@ -2,7 +2,7 @@ import { buffer } from "node:stream/consumers";
 import { and, eq } from "drizzle-orm";
 import { artifacts } from "../db/schema/index.js";
 import { ServiceError } from "../errors/index.js";
-import type { Core } from "../runtime.js";
+import type { ArtifactReadRuntime } from "./read.js";
 
 export interface TenantArtifact {
   artifactId: string;
@@ -17,7 +17,7 @@ export interface TenantArtifact {
 
 // One of the tenant's own artifacts by id, with its bytes when they fit `maxBytes` (MCP's resources/read and
 // thumbnails, for hosts that cannot reach the REST host); another tenant's artifact is as unknown as a missing one.
-export async function readTenantArtifact(core: Core, tenantId: string, artifactId: string, maxBytes: number): Promise<TenantArtifact> {
+export async function readTenantArtifact(core: Pick<ArtifactReadRuntime, "db" | "clock" | "signer" | "artifacts">, tenantId: string, artifactId: string, maxBytes: number): Promise<TenantArtifact> {
   const rows = await core.db
     .select()
     .from(artifacts)

@@ -1,9 +1,14 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
+import type { ArtifactUrlSigner } from "../artifacts/signed-url.js";
+import type { ArtifactStore } from "../artifacts/store.js";
+import type { Clock } from "../clock.js";
+import type { Config } from "../config.js";
+import type { Db } from "../db/client.js";
 import { artifacts } from "../db/schema/index.js";
 import { failure, invalidRequest, ServiceError, zodFailures } from "../errors/index.js";
 import { sniffMediaType } from "../media/sniff.js";
-import type { Core } from "../runtime.js";
+import type { IdGenerator } from "../ids.js";
 import { reserveUpload } from "./quota.js";
 
 // An upload is a tenant's own artifact, with no task: media inputs then reference it as
@@ -66,9 +71,19 @@ function tooLarge(maxBytes: number, receivedBytes: number | null): ServiceError 
   });
 }
 
+// The parts of the runtime an upload uses.
+export interface UploadRuntime {
+  db: Db;
+  clock: Clock;
+  ids: IdGenerator;
+  signer: ArtifactUrlSigner;
+  artifacts: ArtifactStore;
+  config: Pick<Config, "assetUploadMaxBytes">;
+}
+
 // POST /v1/assets and svc.assets.upload: validate, store the bytes, record the artifact, answer its reference
 // with a signed download URL.
-export async function uploadAsset(core: Core, tenantId: string, raw: unknown) {
+export async function uploadAsset(core: UploadRuntime, tenantId: string, raw: unknown) {
   if (raw === null || typeof raw !== "object" || Array.isArray(raw)) {
     throw invalidRequest([failure([], "the body must be a JSON object")]);
   }
