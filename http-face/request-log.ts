@@ -1,5 +1,24 @@
-import { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
-import { PROBE_PATHS, UNMATCHED_ROUTE, type HttpMetrics } from "../core/index.js";
+import { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
+import { PROBE_PATHS, UNMATCHED_ROUTE, type HttpMetrics, type Logger } from "../core/index.js";
+
+// What a request's log lines should say once known (its tenant, its task), kept aside and given to its logger only
+// when a line about the request is written: pino's setBindings serializes (and redacts) the bindings each call,
+// which most requests, answered without a line at LOG_LEVEL=warn, would pay for nothing.
+const pendingBindings = new WeakMap<FastifyRequest, Record<string, string>>();
+
+export function bindRequestLog(request: FastifyRequest, bindings: Record<string, string>): void {
+  pendingBindings.set(request, { ...pendingBindings.get(request), ...bindings });
+}
+
+// The request's logger with everything bound so far: every line about a request is written through it.
+export function requestLog(request: FastifyRequest): FastifyBaseLogger {
+  const bindings = pendingBindings.get(request);
+  if (bindings) {
+    pendingBindings.delete(request);
+    (request.log as Logger).setBindings(bindings);
+  }
+  return request.log;
+}
 
 // One line per request, when it is answered, with the method and URL: by then it names the tenant and the task,
 // which a line at arrival (before authentication) could not. Everything logged during the request keeps its line.
@@ -9,9 +28,11 @@ class AnsweredRequestLog extends LogController {
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
     if (this.isLogDisabled(request)) return;
+    const level = error ? "error" : "info";
+    if (!(request.log as Logger).isLevelEnabled(level)) return;
     const fields = { req: request, res: reply, responseTime: reply.elapsedTime };
-    if (error) reply.log.error({ ...fields, err: error }, "request errored");
-    else reply.log.info(fields, "request completed");
+    if (error) requestLog(request).error({ ...fields, err: error }, "request errored");
+    else requestLog(request).info(fields, "request completed");
   }
 }
 

@@ -11,9 +11,9 @@ import {
   protectedResourceMetadata,
   type Core,
   type Grant,
-  type Logger,
 } from "../core/index.js";
 import { createHttpFace } from "../http-face/face.js";
+import { bindRequestLog, requestLog } from "../http-face/request-log.js";
 import { refuseRequest } from "./http-auth.js";
 import { maxMessageBytes } from "./message-size.js";
 import { createMcpServer } from "./server.js";
@@ -96,7 +96,7 @@ export async function startMcpHttpServer(core: Core): Promise<McpHttpServer> {
         } catch (error) {
           return refuseRequest(config, request.raw, response, error, request.id);
         }
-        (request.log as Logger).setBindings({ tenant_id: grant.tenantId });
+        bindRequestLog(request, { tenant_id: grant.tenantId });
         const auth: AuthInfo = {
           // Handlers act on the verified grant; the raw credential is not passed along.
           token: "",
@@ -109,7 +109,7 @@ export async function startMcpHttpServer(core: Core): Promise<McpHttpServer> {
         // toNodeHandler hands `req.auth` to the handler as its authInfo.
         Object.assign(request.raw, { auth });
         await serveMcp(request.raw, response).catch((error: unknown) => {
-          request.log.error({ err: error }, "mcp request failed");
+          requestLog(request).error({ err: error }, "mcp request failed");
           if (!response.headersSent) {
             response.writeHead(500, { "content-type": "application/json" });
             response.end(JSON.stringify({ error: errorBody("internal_error", "Something went wrong on our side; retry.", { requestId: request.id }) }));

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { errorBody, ServiceError } from "../../core/index.js";
+import { requestLog } from "../../http-face/request-log.js";
 
 // Also for refusals made before the app's onRequest hook ran (the router's), so every error carries the id.
 export function sendError(reply: FastifyReply, request: FastifyRequest, error: ServiceError): FastifyReply {
@@ -70,7 +71,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const known = error instanceof ServiceError ? error : fromFastifyError(error);
     if (known) return sendError(reply, request, known);
-    request.log.error({ err: error }, "unhandled error");
+    requestLog(request).error({ err: error }, "unhandled error");
     return reply.status(500).send({
       error: errorBody("internal_error", "Something went wrong on our side; retry with the same Idempotency-Key.", {
         requestId: request.id,

@@ -1,13 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import type { Logger } from "../../core/index.js";
+import { bindRequestLog } from "../../http-face/request-log.js";
 
-// Requests whose log already names their task (asking pino for its bindings parses them again each time).
+// Requests whose log already names their task.
 const taskBound = new WeakSet<FastifyRequest>();
-
-// The app's logger is core.log, a pino logger, so each request's child can take more bindings as they become known.
-function requestLog(request: FastifyRequest): Logger {
-  return request.log as Logger;
-}
 
 // Log lines that say whose request it was and which task it concerns: the tenant once authenticated, the task
 // from the path or from the envelope answered. (The line itself and the request metrics are the HTTP face's.)
@@ -22,12 +17,12 @@ export function registerRequestTelemetry(app: FastifyInstance): void {
       bindings.task_id = taskId;
       taskBound.add(request);
     }
-    if (Object.keys(bindings).length > 0) requestLog(request).setBindings(bindings);
+    if (Object.keys(bindings).length > 0) bindRequestLog(request, bindings);
   });
   // A created (or replayed) task's id is known only from the answer.
   app.addHook("preSerialization", async (request, _reply, payload) => {
     const taskId = (payload as { task_id?: unknown } | null)?.task_id;
-    if (typeof taskId === "string" && !taskBound.has(request)) requestLog(request).setBindings({ task_id: taskId });
+    if (typeof taskId === "string" && !taskBound.has(request)) bindRequestLog(request, { task_id: taskId });
     return payload;
   });
 }

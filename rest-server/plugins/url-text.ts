@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, FastifyServerOptions } from "fastify";
 import { isUnstorableText, ServiceError, UNSTORABLE_REASON } from "../../core/index.js";
 import { sendError } from "./errors.js";
+import { requestLog } from "../../http-face/request-log.js";
 
 function refusal(loc: string[], reason: string): ServiceError {
   return new ServiceError("invalid_request", `The URL's ${loc.join(" ")} ${reason}.`, { details: { errors: [{ loc, reason }] } });
@@ -36,6 +37,6 @@ export const frameworkErrors: FastifyServerOptions["frameworkErrors"] = (error, 
   if (error.code === "FST_ERR_MAX_PARAM_LENGTH") {
     return sendError(reply, request, refusal(["path"], `has a parameter longer than ${PATH_PARAMETER_MAX_CHARS} characters`));
   }
-  request.log.error({ err: error }, "router error");
+  requestLog(request).error({ err: error }, "router error");
   return sendError(reply, request, new ServiceError("internal_error", "Something went wrong on our side; retry."));
 };

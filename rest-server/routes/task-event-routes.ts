@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { openTaskEventStream, parseLastEventId, type Core, type TaskStreamEvent } from "../../core/index.js";
 import { principalOf, requireAuth } from "../plugins/auth.js";
+import { requestLog } from "../../http-face/request-log.js";
 
 // A comment line this often keeps proxies and clients from taking a quiet stream for a dead one.
 const HEARTBEAT_MS = 15_000;
@@ -40,7 +41,7 @@ export function registerTaskEventRoutes(app: FastifyInstance, core: Core): void 
     try {
       for await (const event of stream.events) response.write(frame(event));
     } catch (error) {
-      request.log.error({ err: error }, "task event stream failed");
+      requestLog(request).error({ err: error }, "task event stream failed");
     } finally {
       clearInterval(heartbeat);
       open.delete(end);
