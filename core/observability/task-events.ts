@@ -1,22 +1,31 @@
-import type { Core } from "../runtime.js";
 import type { CallbackState } from "../callbacks/state.js";
+import type { Config } from "../config.js";
+import type { Db } from "../db/client.js";
 import { findTaskIdentity, type TaskRow } from "../tasks/repository.js";
 import { redactForLog } from "./log-redaction.js";
+import type { Logger } from "./logger.js";
+import type { ServiceMetrics } from "./service-metrics.js";
 
 // The moments of a task's life an operator counts and reads about: admitted, finished, each callback attempt.
 // Each log line names the task, its tenant and the request that admitted it (the id a client quotes to support).
+
+// The parts of the runtime these moments are counted and written with.
+export interface TaskEventRecorder {
+  metrics: ServiceMetrics;
+  log: Logger;
+}
 
 export function taskLogFields(task: Pick<TaskRow, "id" | "tenantId" | "requestId">) {
   return { task_id: task.id, tenant_id: task.tenantId, request_id: task.requestId };
 }
 
 // The fields a worker's lines about one job carry, looked up from the task the job is about.
-export async function taskLogContext(core: Core, taskId: string): Promise<Record<string, string>> {
+export async function taskLogContext(core: { db: Db }, taskId: string): Promise<Record<string, string>> {
   const task = await findTaskIdentity(core.db, taskId);
   return task ? taskLogFields(task) : { task_id: taskId };
 }
 
-export function recordAdmission(core: Core, task: TaskRow): void {
+export function recordAdmission(core: TaskEventRecorder & { config: Pick<Config, "logPrompts"> }, task: TaskRow): void {
   core.metrics.tasksAdmitted.inc({ capability: task.capability, model: task.resolvedModel });
   // Redacting the input walks all of it: not on every admission when the line is not written.
   if (!core.log.isLevelEnabled("info")) return;
@@ -32,7 +41,7 @@ export function recordAdmission(core: Core, task: TaskRow): void {
   );
 }
 
-export function recordFinish(core: Core, task: TaskRow): void {
+export function recordFinish(core: TaskEventRecorder, task: TaskRow): void {
   const error = task.error as { code?: string; message?: string } | null;
   core.metrics.tasksFinished.inc({ capability: task.capability, model: task.resolvedModel, status: task.status, error_code: error?.code ?? "" });
   const seconds = task.completedAt ? (task.completedAt.getTime() - task.createdAt.getTime()) / 1000 : null;
@@ -41,7 +50,7 @@ export function recordFinish(core: Core, task: TaskRow): void {
   else core.log.info(fields, "task finished");
 }
 
-export function recordCallbackAttempt(core: Core, task: TaskRow, state: CallbackState): void {
+export function recordCallbackAttempt(core: TaskEventRecorder, task: TaskRow, state: CallbackState): void {
   core.metrics.callbackDeliveries.inc({ outcome: state.status });
   const fields = { ...taskLogFields(task), event_id: state.event_id, attempt: state.attempt_count, outcome: state.status };
   if (state.status === "delivered") core.log.info(fields, "callback delivered");
