@@ -1,18 +1,26 @@
-import { recordCallbackAttempt } from "../observability/task-events.js";
-import type { Core } from "../runtime.js";
+import type { Config } from "../config.js";
+import type { Db, DirectSql } from "../db/client.js";
+import { recordCallbackAttempt, type TaskEventRecorder } from "../observability/task-events.js";
 import { readTask } from "../tasks/task-reads.js";
 import { isTerminal } from "../tasks/state.js";
 import { replaceCallbackState } from "./delivery-repository.js";
 import { enqueueDeliveryAttempt, parseDeliveryJob } from "./delivery-job.js";
 import { nextAttemptAt } from "./schedule.js";
-import { sendAttempt } from "./send-attempt.js";
+import { sendAttempt, type AttemptRuntime } from "./send-attempt.js";
 import { deliverySigning } from "../signing-keys/secrets.js";
 import { callbackStateOf, IN_FLIGHT, type CallbackState } from "./state.js";
+
+// The parts of the runtime a delivery uses: what its attempt and its record use, the database and the delivery settings.
+export interface DeliveryRuntime extends AttemptRuntime, TaskEventRecorder {
+  db: Db;
+  reads: DirectSql;
+  config: Pick<Config, "publicBaseUrl" | "outboundAllowLoopbackHttp" | "callbackTimeoutMs" | "callbackRetryMinuteMs" | "callbackSecretKey">;
+}
 
 // One run of the deliver_callback job: one attempt, its outcome recorded on the task, and on failure the next
 // attempt enqueued at its time in the same transaction. A job that finds its attempt already recorded (a duplicate,
 // or one overtaken by a redelivery) does nothing.
-export async function deliverCallback(core: Core, payload: unknown, signal: AbortSignal): Promise<void> {
+export async function deliverCallback(core: DeliveryRuntime, payload: unknown, signal: AbortSignal): Promise<void> {
   const job = parseDeliveryJob(payload);
   const task = await readTask(core.reads, job.task_id);
   const state = task ? callbackStateOf(task) : null;

@@ -1,17 +1,28 @@
+import type { ArtifactUrlSigner } from "../artifacts/signed-url.js";
+import type { Clock } from "../clock.js";
+import type { Config } from "../config.js";
+import type { Db, DirectSql } from "../db/client.js";
 import { ServiceError } from "../errors/index.js";
-import type { Core } from "../runtime.js";
 import { toEnvelope, type TaskEnvelope } from "../tasks/envelope.js";
-import { envelopeContext } from "../tasks/read.js";
 import { readTaskForTenant } from "../tasks/task-reads.js";
 import { replaceCallbackState } from "./delivery-repository.js";
 import { enqueueDeliveryAttempt } from "./delivery-job.js";
 import { requireActiveSigningKey } from "../signing-keys/keys.js";
 import { callbackStateOf, SETTLED } from "./state.js";
 
+// The parts of the runtime a redelivery uses.
+export interface RedeliveryRuntime {
+  db: Db;
+  reads: DirectSql;
+  clock: Clock;
+  signer: ArtifactUrlSigner;
+  config: Pick<Config, "publicBaseUrl">;
+}
+
 // POST /v1/tasks/{task_id}/callback/redeliver: one more attempt of the terminal task's event (same event_id, the
 // next attempt number), for a receiver that lost or refused it. Allowed once the scheduled series has settled
 // (delivered or failed); a failure of this attempt schedules nothing further.
-export async function redeliverCallback(core: Core, tenantId: string, taskId: string): Promise<TaskEnvelope> {
+export async function redeliverCallback(core: RedeliveryRuntime, tenantId: string, taskId: string): Promise<TaskEnvelope> {
   const task = await readTaskForTenant(core.reads, tenantId, taskId);
   if (!task) throw new ServiceError("task_not_found", `No task ${taskId}.`, { details: { task_id: taskId } });
   if (!task.callbackUrl) {
@@ -47,5 +58,5 @@ export async function redeliverCallback(core: Core, tenantId: string, taskId: st
       details: { task_id: taskId, action: "retry" },
     });
   }
-  return toEnvelope(updated, envelopeContext(core));
+  return toEnvelope(updated, { baseUrl: core.config.publicBaseUrl, signer: core.signer, now: core.clock() });
 }

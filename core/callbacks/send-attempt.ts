@@ -1,7 +1,9 @@
+import type { ArtifactUrlSigner } from "../artifacts/signed-url.js";
+import type { Clock } from "../clock.js";
+import type { Config } from "../config.js";
+import type { IdGenerator } from "../ids.js";
 import { guardedRequest, OutboundError, urlRefusal } from "../net/index.js";
-import type { Core } from "../runtime.js";
 import { toEnvelope } from "../tasks/envelope.js";
-import { envelopeContext } from "../tasks/read.js";
 import type { TaskRow } from "../tasks/repository.js";
 import { signatureHeader } from "./signature.js";
 import type { CallbackState } from "./state.js";
@@ -10,6 +12,14 @@ import type { CallbackState } from "./state.js";
 // A receiver's answer matters only by its status; the first bytes of a refusal go into last_error.
 const RESPONSE_BYTES_KEPT = 4096;
 const ERROR_SNIPPET_CHARS = 200;
+
+// The parts of the runtime an attempt uses.
+export interface AttemptRuntime {
+  clock: Clock;
+  ids: IdGenerator;
+  signer: ArtifactUrlSigner;
+  config: Pick<Config, "publicBaseUrl" | "outboundAllowLoopbackHttp" | "callbackTimeoutMs">;
+}
 
 export interface AttemptInput {
   task: TaskRow;
@@ -37,13 +47,13 @@ function policyRefusal(url: string, allowLoopbackHttp: boolean): AttemptFailure 
 }
 
 // One POST of a task's event. Returns null when a 2xx arrived within the time limit, otherwise why not.
-export async function sendAttempt(core: Core, input: AttemptInput, signal: AbortSignal): Promise<AttemptFailure | null> {
+export async function sendAttempt(core: AttemptRuntime, input: AttemptInput, signal: AbortSignal): Promise<AttemptFailure | null> {
   const { task, state, attempt, signing } = input;
   const body = JSON.stringify({
     event_id: state.event_id,
     event_type: state.event_type,
     event_time: state.event_time,
-    task: toEnvelope(task, envelopeContext(core)),
+    task: toEnvelope(task, { baseUrl: core.config.publicBaseUrl, signer: core.signer, now: core.clock() }),
   });
   // Signed afresh at every attempt, so a receiver enforcing the 300-second tolerance accepts the 12-hour retry.
   const timestamp = Math.floor(core.clock().getTime() / 1000);
