@@ -1,9 +1,10 @@
 import type { z } from "zod";
 import { and, eq, inArray } from "drizzle-orm";
+import type { Config } from "../config.js";
+import type { Db } from "../db/client.js";
 import { artifacts } from "../db/schema/index.js";
 import { ServiceError, jsonPointer } from "../errors/index.js";
 import { urlRefusal } from "../net/index.js";
-import type { Core } from "../runtime.js";
 import { declaredType } from "./inline.js";
 import { mediaInputCap } from "./limits.js";
 import { decodeDataUri, mediaSlots, mediaText, mediaTextPath, type MediaKind } from "./slots.js";
@@ -25,10 +26,16 @@ function declaredKindRefusal(dataUri: string, expected: MediaKind, param: string
   });
 }
 
+// The parts of the runtime the admission checks use.
+export interface MediaAdmissionRuntime {
+  db: Db;
+  config: Pick<Config, "outboundAllowLoopbackHttp" | "mediaInputMaxBytes" | "publicBaseUrl">;
+}
+
 // The checks on media inputs that admission can make without fetching anything: a URL's scheme and literal
 // address, a data URI's shape and size, an artifact's existence for this tenant. Fetching and decoding happen in
 // the worker (core/media/resolve.ts), so a slow third-party server never holds an admission open.
-export async function checkMediaAtAdmission(core: Core, tenantId: string, schema: z.ZodType, input: Record<string, unknown>): Promise<void> {
+export async function checkMediaAtAdmission(core: MediaAdmissionRuntime, tenantId: string, schema: z.ZodType, input: Record<string, unknown>): Promise<void> {
   const policy = { allowLoopbackHttp: core.config.outboundAllowLoopbackHttp };
   const artifactSlots: { id: string; param: string }[] = [];
   for (const slot of mediaSlots(schema, input)) {

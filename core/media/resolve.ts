@@ -1,10 +1,14 @@
 import type { z } from "zod";
 import { rm } from "node:fs/promises";
 import { and, eq } from "drizzle-orm";
+import type { ArtifactStore } from "../artifacts/store.js";
+import type { Clock } from "../clock.js";
+import type { Config } from "../config.js";
+import type { Db } from "../db/client.js";
 import { artifacts, taskInlineMedia } from "../db/schema/index.js";
 import { ServiceError, jsonPointer } from "../errors/index.js";
 import { guardedRequest, OutboundError, type OutboundPolicy } from "../net/index.js";
-import type { Core } from "../runtime.js";
+import type { IdGenerator } from "../ids.js";
 import { declaredType, isInlineReference } from "./inline.js";
 import { mediaInputCap } from "./limits.js";
 import { MediaProbeError, probeMediaFile } from "./probe.js";
@@ -20,6 +24,15 @@ import { refusedMediaUrl } from "./url-refusal.js";
 // reference's kind) comes from these decoded bytes, never from the request. Failures carry SPEC.md's codes with
 // `param` at the field; media_fetch_failed is retryable.
 
+// The parts of the runtime resolution uses.
+export interface MediaResolutionRuntime {
+  db: Db;
+  clock: Clock;
+  ids: IdGenerator;
+  artifacts: ArtifactStore;
+  config: Pick<Config, "mediaFetchTimeoutMs" | "mediaInputMaxBytes" | "outboundAllowLoopbackHttp">;
+}
+
 function tooLarge(param: string, maxBytes: number): ServiceError {
   return new ServiceError("media_too_large", `The media at ${param} is larger than ${maxBytes} bytes.`, {
     param,
@@ -27,7 +40,7 @@ function tooLarge(param: string, maxBytes: number): ServiceError {
   });
 }
 
-async function fetchUrl(core: Core, url: string, path: (string | number)[], file: string, maxBytes: number, policy: OutboundPolicy): Promise<Spooled> {
+async function fetchUrl(core: MediaResolutionRuntime, url: string, path: (string | number)[], file: string, maxBytes: number, policy: OutboundPolicy): Promise<Spooled> {
   const param = jsonPointer(path);
   const sink = new SpoolWriter(file);
   try {
@@ -65,7 +78,7 @@ interface Fetched extends Spooled {
 }
 
 interface SlotWork {
-  core: Core;
+  core: MediaResolutionRuntime;
   tenantId: string;
   taskId: string;
   policy: OutboundPolicy;
@@ -228,7 +241,7 @@ async function settleAtMost<T>(lanes: number, count: number, run: (i: number) =>
 // Resolves every media input of a task's input; the result is keyed by the field's JSON Pointer. Once every
 // input has been tried, the task's data URIs are dropped: they are artifacts now, or the task fails.
 export async function resolveMediaInputs(
-  core: Core,
+  core: MediaResolutionRuntime,
   schema: z.ZodType,
   task: { id: string; tenantId: string; input: Record<string, unknown> },
 ): Promise<Record<string, MediaFacts>> {
