@@ -1,8 +1,8 @@
 import { eq } from "drizzle-orm";
-import { authenticate } from "../auth/authenticate.js";
+import { authenticate, type Authenticator } from "../auth/authenticate.js";
+import type { Clock } from "../clock.js";
 import { tenants } from "../db/schema/index.js";
 import { ServiceError } from "../errors/index.js";
-import type { Core } from "../runtime.js";
 import type { AccessTokenVerifier } from "./access-token.js";
 import { scopesOfAreas, type Scope } from "./scopes.js";
 
@@ -21,7 +21,7 @@ const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
 // An API key (sk_…) keeps REST's rules and order of refusals; anything else must be a JWT access token for this
 // server, from a trusted issuer, naming an active tenant.
-export async function authenticateBearer(core: Core, verifier: AccessTokenVerifier, authorization: string | undefined): Promise<Grant> {
+export async function authenticateBearer(core: Authenticator & { clock: Clock }, verifier: AccessTokenVerifier, authorization: string | undefined): Promise<Grant> {
   const token = authorization ? BEARER.exec(authorization)?.[1] : undefined;
   if (!token) throw new ServiceError("unauthorized", "Send `Authorization: Bearer <API key or access token>`.");
   if (token.startsWith("sk_")) {

@@ -1,8 +1,15 @@
 import { sql } from "drizzle-orm";
-import type { Core } from "../runtime.js";
+import type { Config } from "../config.js";
+import type { Db } from "../db/client.js";
 import { checkMigrations } from "./migrations-check.js";
 import { withinTime } from "./time-limit.js";
 import { readWorkerPresence } from "./worker-heartbeat.js";
+
+// The parts of the runtime the shared checks use.
+export interface ReadinessRuntime {
+  db: Db;
+  config: Pick<Config, "workerHeartbeatIntervalMs">;
+}
 
 export interface CheckResult {
   ok: boolean;
@@ -32,16 +39,16 @@ function failed(error: unknown): CheckResult {
 
 // Once the database has every migration this code expects it keeps them (migrations are additive), so a
 // positive answer is remembered per core and later probes cost one query less.
-const migrationsCurrent = new WeakSet<Core>();
+const migrationsCurrent = new WeakSet<ReadinessRuntime>();
 
-async function migrationsCheck(core: Core): Promise<CheckResult> {
+async function migrationsCheck(core: ReadinessRuntime): Promise<CheckResult> {
   if (migrationsCurrent.has(core)) return { ok: true };
   const status = await withinTimeout(checkMigrations(core.db), "the migrations check");
   if (status.current) migrationsCurrent.add(core);
   return status.current ? { ok: true } : { ok: false, reason: `the database is not migrated through ${status.expected}` };
 }
 
-async function workersCheck(core: Core): Promise<CheckResult> {
+async function workersCheck(core: ReadinessRuntime): Promise<CheckResult> {
   const presence = await withinTimeout(readWorkerPresence(core.db, core.config.workerHeartbeatIntervalMs), "the worker heartbeat read");
   const alive = presence.alive.length;
   return {
@@ -56,7 +63,7 @@ async function workersCheck(core: Core): Promise<CheckResult> {
 // (REST, MCP) also that some worker is taking jobs; `own` adds the process's own checks (the worker's intake,
 // a shutdown in progress). Ready only when every check is ok.
 export async function checkReadiness(
-  core: Core,
+  core: ReadinessRuntime,
   options: { workers: boolean; own?: Record<string, CheckResult> },
 ): Promise<Readiness> {
   const checks: Record<string, CheckResult> = { ...options.own };
