@@ -1,8 +1,19 @@
 import type { z } from "zod";
 import type { Area } from "../auth/areas.js";
 import type { ErrorCode } from "../errors/catalogue.js";
-import type { Core } from "../runtime.js";
-import type { WaitOptions } from "../tasks/task-wait.js";
+import type { cancelTaskRequest } from "../tasks/cancel-request.js";
+import type { findTaskByIdempotencyKey } from "../tasks/idempotency-lookup.js";
+import type { getTask, listTasksPage } from "../tasks/read.js";
+import type { waitForTask, WaitOptions } from "../tasks/task-wait.js";
+
+// What an operation's use case is handed: the parts of the runtime the task use cases take (for now the whole Core,
+// until core/tasks takes its parts too), which hold those every other use case takes; the compiler checks each
+// operation's `run` against it, and the surfaces pass their Core.
+export type UseCaseRuntime = Parameters<typeof getTask>[0] &
+  Parameters<typeof listTasksPage>[0] &
+  Parameters<typeof findTaskByIdempotencyKey>[0] &
+  Parameters<typeof waitForTask>[0] &
+  Parameters<typeof cancelTaskRequest>[0];
 
 // What a use case receives from any surface: the authenticated tenant and the request's raw parts, which the use
 // case validates itself (so REST and MCP refuse the same input with the same error).
@@ -59,5 +70,5 @@ export interface Operation {
   // The use case. Operations without one are registered by hand (streams, signed downloads, quotes, the document
   // itself) and only described here. Its answer is sent with the first status of `responses`, or as a StatusAnswer
   // says.
-  run?: (core: Core, call: OperationCall) => Promise<unknown>;
+  run?: (core: UseCaseRuntime, call: OperationCall) => Promise<unknown>;
 }
