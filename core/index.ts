@@ -2,6 +2,7 @@
 export { loadConfig, ConfigError, providerEnvNames, VENDOR_FAMILIES, type Config, type VendorFamily } from "./config.js";
 export { checkVendor, describeCheck } from "./providers/vendor-checks.js";
 export { createCore, type Core, type CoreOverrides } from "./runtime.js";
+export { limitHeapGrowth } from "./heap-growth.js";
 export { migrateDatabase } from "./db/migrate.js";
 export { identifierRandomBytes } from "./ids.js";
 export { CAPABILITIES, findCapability } from "./capabilities/table.js";

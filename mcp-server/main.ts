@@ -1,7 +1,8 @@
-import { createCore, createLogger, handleTermination, loadConfig, migrateDatabase } from "../core/index.js";
+import { createCore, createLogger, handleTermination, limitHeapGrowth, loadConfig, migrateDatabase } from "../core/index.js";
 import { startMcpHttpServer } from "./http.js";
 
 // The MCP server process (Streamable HTTP): as many as load needs, all on one database, like the REST server.
+limitHeapGrowth();
 const config = loadConfig();
 const log = createLogger(config, { process: "mcp" });
 await migrateDatabase(config.databaseUrl);

@@ -1,7 +1,8 @@
-import { createCore, createLogger, handleTermination, loadConfig, migrateDatabase } from "../core/index.js";
+import { createCore, createLogger, handleTermination, limitHeapGrowth, loadConfig, migrateDatabase } from "../core/index.js";
 import { buildRestApp } from "./app.js";
 
 // The REST server process: as many of these as load needs, all on one database.
+limitHeapGrowth();
 const config = loadConfig();
 const log = createLogger(config, { process: "rest" });
 await migrateDatabase(config.databaseUrl);

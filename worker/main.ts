@@ -4,6 +4,7 @@ import {
   createCore,
   createLogger,
   handleTermination,
+  limitHeapGrowth,
   loadConfig,
   migrateDatabase,
   newWorkerId,
@@ -15,6 +16,7 @@ import { JobIntake } from "./job-intake.js";
 import { startWorker } from "./runner.js";
 
 // The worker process: as many as throughput needs, on any machines, all on one database.
+limitHeapGrowth();
 const config = loadConfig();
 const workerId = newWorkerId();
 const log = createLogger(config, { process: "worker", worker_id: workerId });
