@@ -2,6 +2,7 @@ import { ArtifactUrlSigner } from "./artifacts/signed-url.js";
 import { callbackDeliveryParticipant } from "./callbacks/begin-delivery.js";
 import { S3ArtifactStore } from "./artifacts/s3-store.js";
 import { FilesystemArtifactStore, type ArtifactStore } from "./artifacts/store.js";
+import type { Clock } from "./clock.js";
 import type { Config, VendorFamily } from "./config.js";
 import { connectDatabase, type Database, type Db, type DirectSql } from "./db/client.js";
 import { defaultIds, type IdGenerator } from "./ids.js";
@@ -24,7 +25,7 @@ export interface Core {
   db: Db;
   // Prepared single-statement reads on connections of their own (core/db/client.ts).
   reads: DirectSql;
-  clock: () => Date;
+  clock: Clock;
   ids: IdGenerator;
   artifacts: ArtifactStore;
   signer: ArtifactUrlSigner;
@@ -47,7 +48,7 @@ export interface Core {
 }
 
 export interface CoreOverrides {
-  clock?: () => Date;
+  clock?: Clock;
   ids?: IdGenerator;
   database?: Database;
   dbPoolSize?: number;
