@@ -1,13 +1,27 @@
+import type { Config } from "../config.js";
+import type { Db } from "../db/client.js";
 import { enqueueJob, type JobName } from "../jobs/enqueue.js";
 import { ERROR_CATALOGUE, type ServiceError } from "../errors/index.js";
 import { ProviderFailure, type ProviderOutcome } from "../providers/types.js";
-import type { Core } from "../runtime.js";
-import { finishSucceeded, finishUnsuccessfully, type NewArtifact } from "./finish.js";
-import { measuredUsage, outputOf, storeOutput } from "./outputs.js";
+import { finishSucceeded, finishUnsuccessfully, type FinishRuntime, type NewArtifact } from "./finish.js";
+import { measuredUsage, outputOf, storeOutput, type OutputStoreRuntime } from "./outputs.js";
 import type { TaskRow } from "./repository.js";
 import { transitionTask } from "./state.js";
 
 const MAX_TRANSIENT_ATTEMPTS = 6;
+
+// The parts of the runtime a vendor's outcome is applied with: the database and clock of the next poll, the
+// storing of outputs and what a task's ending uses.
+export interface OutcomeRuntime extends FinishRuntime, OutputStoreRuntime {
+  db: Db;
+}
+
+// The parts of the runtime a failure is applied with: the database, clock and backoff of the retry, and what a
+// task's ending uses.
+export interface FailureRuntime extends FinishRuntime {
+  db: Db;
+  config: Pick<Config, "providerRetryBaseMs">;
+}
 
 export const DEADLINE_PASSED = { code: "model_timeout", message: "the task passed its deadline before the model finished" };
 
@@ -23,7 +37,7 @@ function backoffMs(baseMs: number, attempt: number, hint: number | undefined): n
 
 // What the worker does with a vendor's answer, whether to a submission or to a poll: finish the task with its
 // stored outputs, or schedule the next poll without holding a worker slot meanwhile.
-export async function applyOutcome(core: Core, task: TaskRow, outcome: ProviderOutcome, signal: AbortSignal): Promise<void> {
+export async function applyOutcome(core: OutcomeRuntime, task: TaskRow, outcome: ProviderOutcome, signal: AbortSignal): Promise<void> {
   if (outcome.status === "pending") {
     const runAt = new Date(core.clock().getTime() + outcome.pollAfterMs);
     await core.db.transaction(async (tx) => {
@@ -74,7 +88,7 @@ export function taskFailureOf(error: ServiceError): TaskFailure {
 
 // A mapped failure: transient ones are tried again (the same job, later) while attempts and the deadline allow;
 // anything else ends the task failed with a full refund, the vendor's wording kept in the message.
-export async function applyFailure(core: Core, task: TaskRow, error: TaskFailure, job: JobName): Promise<void> {
+export async function applyFailure(core: FailureRuntime, task: TaskRow, error: TaskFailure, job: JobName): Promise<void> {
   const retryAt = new Date(core.clock().getTime() + backoffMs(core.config.providerRetryBaseMs, task.attempts, error.retryAfterMs));
   if (error.transient && task.attempts < MAX_TRANSIENT_ATTEMPTS && retryAt < task.deadlineAt) {
     await core.db.transaction(async (tx) => {

@@ -1,8 +1,12 @@
 import { sql } from "drizzle-orm";
+import type { ArtifactUrlSigner } from "../artifacts/signed-url.js";
+import type { Config } from "../config.js";
+import type { DirectSql } from "../db/client.js";
+import type { MediaResolutionRuntime } from "../media/resolve.js";
+import type { ProviderRegistry } from "../providers/registry.js";
 import { ProviderFailure } from "../providers/types.js";
-import type { Core } from "../runtime.js";
 import { ServiceError } from "../errors/index.js";
-import { applyFailure, applyOutcome, DEADLINE_PASSED, taskFailureOf } from "./advance.js";
+import { applyFailure, applyOutcome, DEADLINE_PASSED, taskFailureOf, type FailureRuntime, type OutcomeRuntime } from "./advance.js";
 import { ensureMediaResolved, inputForVendor } from "./media-inputs.js";
 import { finishUnsuccessfully } from "./finish.js";
 import type { TaskRow } from "./repository.js";
@@ -10,9 +14,18 @@ import { readTask } from "./task-reads.js";
 import { isTerminal, TASK_TRANSITIONS } from "./state.js";
 import { taskRowOf } from "./task-rows.js";
 
+// The parts of the runtime an execution uses: the task's reading and start, the adapters, the resolution of its
+// media inputs and the signer of their URLs, and what applying the vendor's answer uses.
+export interface ExecuteRuntime extends OutcomeRuntime, FailureRuntime, MediaResolutionRuntime {
+  reads: DirectSql;
+  signer: ArtifactUrlSigner;
+  providers: Pick<ProviderRegistry, "get" | "withAdapters">;
+  config: Pick<Config, "providers" | "outboundAllowLoopbackHttp" | "providerRetryBaseMs" | "mediaFetchTimeoutMs" | "mediaInputMaxBytes">;
+}
+
 // One run of the execute_task job: submit to the vendor. Safe to run again after a crash: a terminal task is left
 // alone, and each finish is guarded so that a task ends exactly once.
-export async function executeTask(core: Core, taskId: string, signal: AbortSignal): Promise<void> {
+export async function executeTask(core: ExecuteRuntime, taskId: string, signal: AbortSignal): Promise<void> {
   const now = core.clock();
   const running = (await startTask(core, taskId, now)) ?? (await refuseToStart(core, taskId, now));
   if (!running) return;
@@ -33,7 +46,7 @@ export async function executeTask(core: Core, taskId: string, signal: AbortSigna
 // The usual case in one statement, the task read and its start together (the state machine's `start`, written
 // out for the attempt count and the deadline): a task still open and within its deadline, of a family this process has an adapter for, is marked running (counted as an attempt when it was
 // queued; one found running was started by a worker that died or by a retry).
-async function startTask(core: Core, taskId: string, now: Date): Promise<TaskRow | null> {
+async function startTask(core: ExecuteRuntime, taskId: string, now: Date): Promise<TaskRow | null> {
   const families = core.providers.withAdapters();
   if (families.length === 0) return null;
   const at = now.toISOString();
@@ -51,7 +64,7 @@ async function startTask(core: Core, taskId: string, now: Date): Promise<TaskRow
 }
 
 // Why a task did not start: it ended meanwhile (nothing to do), its deadline passed, or no adapter runs its family.
-async function refuseToStart(core: Core, taskId: string, now: Date): Promise<null> {
+async function refuseToStart(core: ExecuteRuntime, taskId: string, now: Date): Promise<null> {
   const task = await readTask(core.reads, taskId);
   if (!task || isTerminal(task.status)) return null;
   if (task.deadlineAt <= now) {

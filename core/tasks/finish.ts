@@ -1,9 +1,11 @@
 import { sql } from "drizzle-orm";
+import type { Clock } from "../clock.js";
+import type { GroupCommit } from "../db/group-commit.js";
 import { artifacts, tasks } from "../db/schema/index.js";
-import { recordFinish } from "../observability/task-events.js";
-import type { Core } from "../runtime.js";
+import { recordFinish, type TaskEventRecorder } from "../observability/task-events.js";
 import { findCapability } from "../capabilities/table.js";
 import type { StoredError, StoredUsage } from "./envelope.js";
+import type { TaskEnding } from "./finish-batch.js";
 import type { TaskRow } from "./repository.js";
 import { TASK_TRANSITIONS, transitionTask, type TransitionChanges } from "./state.js";
 
@@ -17,6 +19,13 @@ export interface NewArtifact {
   media: Record<string, unknown>;
 }
 
+// The parts of the runtime a task's ending uses: the group commits of endings, the clock, and what the finish is
+// counted and logged with.
+export interface FinishRuntime extends TaskEventRecorder {
+  clock: Clock;
+  finishes: GroupCommit<TaskEnding, TaskRow | null>;
+}
+
 function zeroUsage(): StoredUsage {
   return { counters: {}, lines: [], total_micro: "0" };
 }
@@ -27,7 +36,7 @@ function zeroUsage(): StoredUsage {
 // no-op.
 
 export async function finishSucceeded(
-  core: Core,
+  core: FinishRuntime,
   taskId: string,
   result: { output: Record<string, unknown>; usage: StoredUsage; artifacts: NewArtifact[] },
 ): Promise<TaskRow | null> {
@@ -55,7 +64,7 @@ export async function finishSucceeded(
 }
 
 export async function finishUnsuccessfully(
-  core: Core,
+  core: FinishRuntime,
   taskId: string,
   ending: "fail" | "cancel" | "cancelQueued",
   error: StoredError | null,

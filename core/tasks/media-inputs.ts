@@ -1,9 +1,8 @@
 import type { ArtifactUrlSigner } from "../artifacts/signed-url.js";
 import { findCapability, inputSchemaOf } from "../capabilities/table.js";
 import { invalidRequest, jsonPointer } from "../errors/index.js";
-import { resolveMediaInputs } from "../media/resolve.js";
+import { resolveMediaInputs, type MediaResolutionRuntime } from "../media/resolve.js";
 import { mediaSlots, replaceAt, type MediaFacts } from "../media/slots.js";
-import type { Core } from "../runtime.js";
 import type { TaskRow } from "./repository.js";
 import { transitionTask } from "./state.js";
 
@@ -11,7 +10,7 @@ export type ResolvedMediaMap = Record<string, MediaFacts>;
 
 // Resolves a task's media inputs once (a retried job reuses what the first run stored) and applies the
 // capability's rules on the decoded media.
-export async function ensureMediaResolved(core: Core, task: TaskRow): Promise<ResolvedMediaMap> {
+export async function ensureMediaResolved(core: MediaResolutionRuntime, task: TaskRow): Promise<ResolvedMediaMap> {
   const input = task.input as Record<string, unknown>;
   let facts = task.resolvedMedia as ResolvedMediaMap | null;
   if (!facts) {

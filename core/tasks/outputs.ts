@@ -2,13 +2,15 @@ import { VENDOR_OUTPUT_CAPS } from "../media/limits.js";
 import { MediaProbeError, probeMediaFile, type MediaProbe } from "../media/probe.js";
 import { sniffMediaType } from "../media/sniff.js";
 import { spoolDirectory } from "../media/spool.js";
+import type { ArtifactStore } from "../artifacts/store.js";
+import type { Config } from "../config.js";
+import type { IdGenerator } from "../ids.js";
 import type { OutboundPolicy } from "../net/index.js";
 import type { UsageCounter } from "../capabilities/types.js";
 import { findModel } from "../catalog/registry.js";
 import { findPrice, priceLine } from "../credits/pricing.js";
 import { downloadOutput } from "../providers/http.js";
 import { ProviderFailure, type ProviderOutput, type ProviderResult } from "../providers/types.js";
-import type { Core } from "../runtime.js";
 import type { StoredUsage } from "./envelope.js";
 import type { NewArtifact } from "./finish.js";
 import type { TaskRow } from "./repository.js";
@@ -30,9 +32,16 @@ const CONTENT_TYPES: Record<string, string> = {
 // Spelled as a mapped type, not the MediaProbe interface itself, so that it is a JSON record as the artifact row keeps it.
 type StoredMedia = { [K in keyof MediaProbe]: MediaProbe[K] } & { format: string; role: string | null };
 
+// The parts of the runtime storing an output uses.
+export interface OutputStoreRuntime {
+  ids: IdGenerator;
+  artifacts: ArtifactStore;
+  config: Pick<Config, "providers" | "outboundAllowLoopbackHttp">;
+}
+
 // A configured vendor's own address is trusted as configuration is (the emulator answers from loopback in
 // development); any other output URL is held to the outbound policy like a caller's.
-function outputPolicy(core: Core, url: string): OutboundPolicy {
+function outputPolicy(core: OutputStoreRuntime, url: string): OutboundPolicy {
   const origin = URL.canParse(url) ? new URL(url).origin : null;
   const fromVendor = Object.values(core.config.providers).some((endpoint) => URL.canParse(endpoint.baseUrl) && new URL(endpoint.baseUrl).origin === origin);
   return { allowLoopbackHttp: core.config.outboundAllowLoopbackHttp || fromVendor };
@@ -40,7 +49,7 @@ function outputPolicy(core: Core, url: string): OutboundPolicy {
 
 // Downloads one vendor output (at most 3 attempts) to a local file, checks that it decodes, and streams it into
 // the artifact store: the worker never holds the whole output in memory.
-export async function storeOutput(core: Core, task: TaskRow, output: ProviderOutput, signal: AbortSignal): Promise<NewArtifact> {
+export async function storeOutput(core: OutputStoreRuntime, task: TaskRow, output: ProviderOutput, signal: AbortSignal): Promise<NewArtifact> {
   const directory = await spoolDirectory();
   try {
     const spooled = await downloadOutput(output.url, signal, {
