@@ -1,12 +1,21 @@
+import type { Db, DirectSql } from "../db/client.js";
 import { ServiceError } from "../errors/index.js";
-import type { Core } from "../runtime.js";
+import type { ProviderRegistry } from "../providers/registry.js";
 import { toEnvelope, type TaskEnvelope } from "./envelope.js";
 import { enqueueJob } from "../jobs/enqueue.js";
 import { pollJobKey } from "./advance.js";
-import { finishUnsuccessfully } from "./finish.js";
+import { finishUnsuccessfully, type FinishRuntime } from "./finish.js";
 import { readTaskForTenant } from "./task-reads.js";
 import { isTerminal, transitionTask } from "./state.js";
-import { envelopeContext } from "./read.js";
+import { envelopeContext, type EnvelopeRuntime } from "./read.js";
+
+// The parts of the runtime a cancel uses: the task's reading and envelope, its ending, and the adapters that say
+// whether its vendor job can be stopped.
+export interface CancelRuntime extends EnvelopeRuntime, FinishRuntime {
+  db: Db;
+  reads: DirectSql;
+  providers: Pick<ProviderRegistry, "get">;
+}
 
 export interface CancelResult {
   task: TaskEnvelope;
@@ -16,7 +25,7 @@ export interface CancelResult {
 
 // SPEC.md's three outcomes: terminal → its final state; accepted → cancel_requested_at set; cannot be stopped →
 // 409 conflict with details.action. A queued task never reached a vendor, so it is canceled on the spot.
-export async function cancelTask(core: Core, tenantId: string, taskId: string, reason: string | undefined): Promise<CancelResult> {
+export async function cancelTask(core: CancelRuntime, tenantId: string, taskId: string, reason: string | undefined): Promise<CancelResult> {
   for (let round = 0; round < 3; round++) {
     const row = await readTaskForTenant(core.reads, tenantId, taskId);
     if (!row) throw new ServiceError("task_not_found", `No task ${taskId}.`, { details: { task_id: taskId } });

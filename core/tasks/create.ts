@@ -1,18 +1,36 @@
 import { callbackFieldFailures, checkCallbackSigningKey } from "./callback-fields.js";
 import { findCapability } from "../capabilities/table.js";
-import type { Capability, Prepared } from "../capabilities/types.js";
+import type { Capability, PrepareContext, Prepared } from "../capabilities/types.js";
+import type { Config } from "../config.js";
+import type { DirectSql } from "../db/client.js";
+import type { GroupCommit } from "../db/group-commit.js";
 import { failure, invalidRequest, ServiceError, zodFailures, type FieldFailure } from "../errors/index.js";
 import { modelListHint } from "../selection/model-list-hint.js";
 import { peekIdempotencyKey, type KeyClaim } from "../idempotency/claim.js";
-import { checkMediaAtAdmission } from "../media/admission.js";
+import { checkMediaAtAdmission, type MediaAdmissionRuntime } from "../media/admission.js";
 import { requestFingerprint } from "../idempotency/fingerprint.js";
-import type { Core } from "../runtime.js";
-import { recordAdmission } from "../observability/task-events.js";
+import { recordAdmission, type TaskEventRecorder } from "../observability/task-events.js";
+import type { IdGenerator } from "../ids.js";
 import { findVoiceForTenant } from "../voices/lookup.js";
+import type { Admission, AdmissionResult } from "./admission-batch.js";
 import { admittedTaskRow } from "./admitted-rows.js";
 import { toEnvelope, type TaskEnvelope } from "./envelope.js";
-import { envelopeContext } from "./read.js";
+import { envelopeContext, type EnvelopeRuntime } from "./read.js";
 import { readTask } from "./task-reads.js";
+
+// The parts of the runtime preparing a request uses: the media checks, the voices in the database, and which
+// vendor families are live.
+export interface PrepareRuntime extends MediaAdmissionRuntime, Pick<PrepareContext, "isFamilyLive"> {}
+
+// The parts of the runtime an admission uses: what preparing the request uses, the task's id and the group
+// commits of admissions, the reads and envelope of a replayed task, and what the admission is counted and logged
+// with.
+export interface CreateRuntime extends PrepareRuntime, EnvelopeRuntime, TaskEventRecorder {
+  reads: DirectSql;
+  ids: IdGenerator;
+  admissions: GroupCommit<Admission, AdmissionResult>;
+  config: Pick<Config, "outboundAllowLoopbackHttp" | "mediaInputMaxBytes" | "publicBaseUrl" | "logPrompts">;
+}
 
 export interface CreateContext {
   tenantId: string;
@@ -57,7 +75,7 @@ export function parseCreateInput(capability: Capability, raw: unknown, allowLoop
   return input;
 }
 
-async function replay(core: Core, taskId: string): Promise<CreateResult> {
+async function replay(core: EnvelopeRuntime & { reads: DirectSql }, taskId: string): Promise<CreateResult> {
   const row = await readTask(core.reads, taskId);
   if (!row) throw new Error(`idempotency key points at missing task ${taskId}`);
   return { task: toEnvelope(row, envelopeContext(core)), replayed: true };
@@ -65,7 +83,7 @@ async function replay(core: Core, taskId: string): Promise<CreateResult> {
 
 // Checks the media references and prepares the request (selection, price): the steps that may refuse it after
 // validation. Creation and quotes share it, so a quote gives the same model, price and refusal as the create.
-export async function prepareRequest(core: Core, capability: Capability, input: Record<string, unknown>, tenantId: string): Promise<Prepared> {
+export async function prepareRequest(core: PrepareRuntime, capability: Capability, input: Record<string, unknown>, tenantId: string): Promise<Prepared> {
   await checkMediaAtAdmission(core, tenantId, capability.inputSchema, input);
   return capability.prepare(input, {
     tenantId,
@@ -76,7 +94,7 @@ export async function prepareRequest(core: Core, capability: Capability, input: 
 
 // A request prepareRequest refuses may still be the replay of an admitted one (its voice deleted since, say),
 // which answers with its task.
-async function prepareOrReplay(core: Core, capability: Capability, input: Record<string, unknown>, claim: KeyClaim): Promise<Prepared | string> {
+async function prepareOrReplay(core: PrepareRuntime, capability: Capability, input: Record<string, unknown>, claim: KeyClaim): Promise<Prepared | string> {
   try {
     return await prepareRequest(core, capability, input, claim.tenantId);
   } catch (error) {
@@ -89,7 +107,7 @@ async function prepareOrReplay(core: Core, capability: Capability, input: Record
 // Admission of one task: validate, check media references, select, price, then one transaction that claims the
 // idempotency key, inserts the task, holds the credits and enqueues its job — shared with the admissions that
 // arrive meanwhile (core/db/group-commit.ts). Any refusal leaves nothing of this request behind.
-export async function createTask(core: Core, capabilityId: string, raw: unknown, ctx: CreateContext): Promise<CreateResult> {
+export async function createTask(core: CreateRuntime, capabilityId: string, raw: unknown, ctx: CreateContext): Promise<CreateResult> {
   const capability = findCapability(capabilityId);
   if (!capability) throw new ServiceError("unsupported_capability", `Unknown capability ${capabilityId}.`);
   const key = validateIdempotencyKey(ctx.idempotencyKey, ctx.surface === "mcp" ? "client_request_id" : "Idempotency-Key");

@@ -3,13 +3,12 @@ import { findCapability } from "../capabilities/table.js";
 import { readBalance } from "../credits/ledger.js";
 import { formatCredits } from "../credits/money.js";
 import { ServiceError } from "../errors/index.js";
-import type { Core } from "../runtime.js";
-import { parseCreateInput, prepareRequest } from "./create.js";
+import { parseCreateInput, prepareRequest, type PrepareRuntime } from "./create.js";
 
 // What a task-creating request would do, without doing it: the same validation, media checks, model selection
 // and price as createTask, so the quote's model and hold are the ones the create would take, and its refusal
 // (candidate failures included) is the one the create would give. Nothing is claimed, held or created.
-export async function quoteTask(core: Core, tenantId: string, capabilityId: string, raw: unknown) {
+export async function quoteTask(core: PrepareRuntime, tenantId: string, capabilityId: string, raw: unknown) {
   const capability = findCapability(capabilityId);
   if (!capability) throw new ServiceError("unsupported_capability", `Unknown capability ${capabilityId}.`, { param: "/capability" });
   const input = parseCreateInput(capability, raw, core.config.outboundAllowLoopbackHttp);

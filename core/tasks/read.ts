@@ -1,18 +1,29 @@
 import { z } from "zod";
+import type { ArtifactUrlSigner } from "../artifacts/signed-url.js";
+import type { Clock } from "../clock.js";
+import type { Config } from "../config.js";
+import type { Db, DirectSql } from "../db/client.js";
 import { ServiceError } from "../errors/index.js";
 import { decodeCursor, pageOf, pageQuerySchema, parseListQuery, type ListParameters } from "../operations/pagination.js";
-import type { Core } from "../runtime.js";
-import { toEnvelope, type TaskEnvelope } from "./envelope.js";
+import { toEnvelope, type EnvelopeContext, type TaskEnvelope } from "./envelope.js";
 import { listTasks, type TaskListPosition } from "./repository.js";
 import { OPEN_STATUSES, TERMINAL_STATUSES } from "./state.js";
 import { readTaskForTenant } from "./task-reads.js";
 
-export function envelopeContext(core: Core) {
+// The parts of the runtime a task's envelope is written with: the base of its links, the signer of its artifacts'
+// URLs and the time they are signed at.
+export interface EnvelopeRuntime {
+  clock: Clock;
+  signer: ArtifactUrlSigner;
+  config: Pick<Config, "publicBaseUrl">;
+}
+
+export function envelopeContext(core: EnvelopeRuntime): EnvelopeContext {
   return { baseUrl: core.config.publicBaseUrl, signer: core.signer, now: core.clock() };
 }
 
 // Unknown and foreign ids answer the same 404, so ids leak nothing about other tenants.
-export async function getTask(core: Core, tenantId: string, taskId: string): Promise<TaskEnvelope> {
+export async function getTask(core: EnvelopeRuntime & { reads: DirectSql }, tenantId: string, taskId: string): Promise<TaskEnvelope> {
   const row = await readTaskForTenant(core.reads, tenantId, taskId);
   if (!row) throw new ServiceError("task_not_found", `No task ${taskId}.`, { details: { task_id: taskId } });
   return toEnvelope(row, envelopeContext(core));
@@ -39,7 +50,7 @@ function taskPosition(value: Record<string, unknown>): TaskListPosition | undefi
   return undefined;
 }
 
-export async function listTasksPage(core: Core, tenantId: string, query: Record<string, unknown>, from: ListParameters = "query") {
+export async function listTasksPage(core: EnvelopeRuntime & { db: Db }, tenantId: string, query: Record<string, unknown>, from: ListParameters = "query") {
   const { limit, cursor, status, capability } = parseListQuery(taskListQuerySchema, query);
   const after = cursor !== undefined ? decodeCursor(cursor, taskPosition, from) : undefined;
   const rows = await listTasks(core.db, { tenantId, after, status, capability, limit: limit + 1 });

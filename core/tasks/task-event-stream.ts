@@ -1,9 +1,17 @@
-import type { Core } from "../runtime.js";
+import type { DirectSql } from "../db/client.js";
 import { ServiceError } from "../errors/index.js";
 import { toEnvelope, type TaskEnvelope } from "./envelope.js";
-import { envelopeContext, getTask } from "./read.js";
+import { envelopeContext, getTask, type EnvelopeRuntime } from "./read.js";
 import { isTerminal } from "./state.js";
+import type { TaskChangeHub } from "./task-changes.js";
 import { taskRowOf } from "./task-rows.js";
+
+// The parts of the runtime a stream uses: the process's task changes, the reads of the task and its recorded
+// changes, and what its envelope is written with.
+export interface TaskStreamRuntime extends EnvelopeRuntime {
+  reads: DirectSql;
+  taskChanges: Pick<TaskChangeHub, "subscribe">;
+}
 
 // One event of GET /v1/tasks/{id}/events. `status` and `progress` carry the task's state after a change, with
 // the change's sequence number as their id (what Last-Event-ID resumes after); `task` is the final envelope, sent
@@ -21,7 +29,7 @@ interface StoredEvent {
 
 const EVENTS_PER_READ = 100;
 
-async function eventsAfter(core: Core, taskId: string, after: string): Promise<StoredEvent[]> {
+async function eventsAfter(core: TaskStreamRuntime, taskId: string, after: string): Promise<StoredEvent[]> {
   return core.reads<StoredEvent[]>`
     select seq::text as seq, kind, status, progress from task_events
      where task_id = ${taskId} and seq > ${after}::bigint order by seq limit ${EVENTS_PER_READ}`;
@@ -29,7 +37,7 @@ async function eventsAfter(core: Core, taskId: string, after: string): Promise<S
 
 // The task and the number of its last recorded change, read in one statement (one snapshot): a change committed
 // meanwhile is either in both or in neither, so the stream neither repeats nor loses it.
-async function taskWithLastSeq(core: Core, tenantId: string, taskId: string): Promise<{ task: TaskEnvelope; seq: string }> {
+async function taskWithLastSeq(core: TaskStreamRuntime, tenantId: string, taskId: string): Promise<{ task: TaskEnvelope; seq: string }> {
   const rows = await core.reads`
     select t.*, coalesce((select max(e.seq) from task_events e where e.task_id = t.id), 0)::text as last_event_seq
       from tasks t where t.id = ${taskId} and t.tenant_id = ${tenantId}`;
@@ -52,7 +60,7 @@ export interface TaskEventStream {
 // answer it as an ordinary error. The changes are those the trigger of migrations/0008 recorded, read in order
 // after the last one sent, so each is delivered once however the notifications that wake the stream are grouped;
 // without Last-Event-ID the stream starts with the task's state as it stands.
-export async function openTaskEventStream(core: Core, tenantId: string, taskId: string, lastEventId: string | undefined): Promise<TaskEventStream> {
+export async function openTaskEventStream(core: TaskStreamRuntime, tenantId: string, taskId: string, lastEventId: string | undefined): Promise<TaskEventStream> {
   let pending = false;
   let closed = false;
   let wake: (() => void) | null = null;

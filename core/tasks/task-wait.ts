@@ -1,8 +1,8 @@
-import type { Core } from "../runtime.js";
+import type { DirectSql } from "../db/client.js";
 import type { TaskEnvelope } from "./envelope.js";
-import { getTask } from "./read.js";
+import { getTask, type EnvelopeRuntime } from "./read.js";
 import { isTerminal } from "./state.js";
-import type { TaskChange } from "./task-changes.js";
+import type { TaskChange, TaskChangeHub } from "./task-changes.js";
 
 // The longest a request may ask the server to wait (Prefer: wait=N, N ≤ 60).
 export const MAX_WAIT_SECONDS = 60;
@@ -14,11 +14,17 @@ export interface WaitOptions {
   onChange?: (task: TaskEnvelope) => void | Promise<void>;
 }
 
+// The parts of the runtime a wait uses: the process's task changes, and what reading the task uses.
+export interface TaskWaitRuntime extends EnvelopeRuntime {
+  reads: DirectSql;
+  taskChanges: Pick<TaskChangeHub, "subscribe">;
+}
+
 // A task's envelope once it has ended, or as it stands when the time is up (or the caller went away). Woken by the
 // process's shared LISTEN connection (core/tasks/task-changes.ts), never by polling: the subscription is made
 // before the first reading, so a change committed in between is not missed. Unknown and foreign ids answer
 // task_not_found, as getTask does. svc.tasks.get's wait can be built on this as REST's Prefer: wait is.
-export async function waitForTask(core: Core, tenantId: string, taskId: string, options: WaitOptions): Promise<TaskEnvelope> {
+export async function waitForTask(core: TaskWaitRuntime, tenantId: string, taskId: string, options: WaitOptions): Promise<TaskEnvelope> {
   const changes: (TaskChange | null)[] = [];
   let wake: (() => void) | null = null;
   const unsubscribe = await core.taskChanges.subscribe(taskId, (change) => {
