@@ -1,7 +1,8 @@
 import { sql } from "drizzle-orm";
 import postgres from "postgres";
-import { queryTimeout } from "../db/client.js";
-import type { Core } from "../runtime.js";
+import type { Config } from "../config.js";
+import { queryTimeout, type Db } from "../db/client.js";
+import type { Logger } from "../observability/logger.js";
 
 // graphile-worker locks a job to the worker pool running it and gives the job back only after four hours when
 // that pool dies (SIGKILL, a lost machine), or when the pool lives on but could not record the job's end (the
@@ -16,6 +17,14 @@ import type { Core } from "../runtime.js";
 // a task still ends exactly once.
 const SESSION_PREFIX = "svc-jobs ";
 
+// The parts of the runtime the recovery uses: the database (and its address, for the session named after the
+// pool), the time a job may look lost before it is unlocked, and the log of what it unlocked.
+export interface LostWorkerRuntime {
+  db: Db;
+  log: Logger;
+  config: Pick<Config, "workerLostAfterMs" | "databaseUrl" | "databaseQueryTimeoutMs">;
+}
+
 export interface LostWorkerRecovery {
   stop(): Promise<void>;
 }
@@ -26,7 +35,7 @@ export interface OwnPool {
   heldJobIds(): ReadonlySet<string>;
 }
 
-export function startLostWorkerRecovery(core: Core, pool: OwnPool, onError: (error: unknown) => void): LostWorkerRecovery {
+export function startLostWorkerRecovery(core: LostWorkerRuntime, pool: OwnPool, onError: (error: unknown) => void): LostWorkerRecovery {
   const lostAfterMs = core.config.workerLostAfterMs;
   const intervalMs = Math.max(25, Math.floor(lostAfterMs / 4));
   const liveness = postgres(core.config.databaseUrl, {
