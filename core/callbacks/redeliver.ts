@@ -1,22 +1,17 @@
-import type { ArtifactUrlSigner } from "../artifacts/signed-url.js";
-import type { Clock } from "../clock.js";
-import type { Config } from "../config.js";
 import type { Db, DirectSql } from "../db/client.js";
 import { ServiceError } from "../errors/index.js";
 import { toEnvelope, type TaskEnvelope } from "../tasks/envelope.js";
+import { envelopeContext, type EnvelopeRuntime } from "../tasks/read.js";
 import { readTaskForTenant } from "../tasks/task-reads.js";
 import { replaceCallbackState } from "./delivery-repository.js";
 import { enqueueDeliveryAttempt } from "./delivery-job.js";
 import { requireActiveSigningKey } from "../signing-keys/keys.js";
 import { callbackStateOf, SETTLED } from "./state.js";
 
-// The parts of the runtime a redelivery uses.
-export interface RedeliveryRuntime {
+// The parts of the runtime a redelivery uses: the database, and what the task's envelope is written with.
+export interface RedeliveryRuntime extends EnvelopeRuntime {
   db: Db;
   reads: DirectSql;
-  clock: Clock;
-  signer: ArtifactUrlSigner;
-  config: Pick<Config, "publicBaseUrl">;
 }
 
 // POST /v1/tasks/{task_id}/callback/redeliver: one more attempt of the terminal task's event (same event_id, the
@@ -58,5 +53,5 @@ export async function redeliverCallback(core: RedeliveryRuntime, tenantId: strin
       details: { task_id: taskId, action: "retry" },
     });
   }
-  return toEnvelope(updated, { baseUrl: core.config.publicBaseUrl, signer: core.signer, now: core.clock() });
+  return toEnvelope(updated, envelopeContext(core));
 }

@@ -1,9 +1,8 @@
-import type { ArtifactUrlSigner } from "../artifacts/signed-url.js";
-import type { Clock } from "../clock.js";
 import type { Config } from "../config.js";
 import type { IdGenerator } from "../ids.js";
 import { guardedRequest, OutboundError, urlRefusal } from "../net/index.js";
 import { toEnvelope } from "../tasks/envelope.js";
+import { envelopeContext, type EnvelopeRuntime } from "../tasks/read.js";
 import type { TaskRow } from "../tasks/repository.js";
 import { signatureHeader } from "./signature.js";
 import type { CallbackState } from "./state.js";
@@ -13,11 +12,10 @@ import type { CallbackState } from "./state.js";
 const RESPONSE_BYTES_KEPT = 4096;
 const ERROR_SNIPPET_CHARS = 200;
 
-// The parts of the runtime an attempt uses.
-export interface AttemptRuntime {
-  clock: Clock;
+// The parts of the runtime an attempt uses: what the task's envelope is written with (its clock also dates the
+// signature), the delivery's id, and the outbound settings.
+export interface AttemptRuntime extends EnvelopeRuntime {
   ids: IdGenerator;
-  signer: ArtifactUrlSigner;
   config: Pick<Config, "publicBaseUrl" | "outboundAllowLoopbackHttp" | "callbackTimeoutMs">;
 }
 
@@ -53,7 +51,7 @@ export async function sendAttempt(core: AttemptRuntime, input: AttemptInput, sig
     event_id: state.event_id,
     event_type: state.event_type,
     event_time: state.event_time,
-    task: toEnvelope(task, { baseUrl: core.config.publicBaseUrl, signer: core.signer, now: core.clock() }),
+    task: toEnvelope(task, envelopeContext(core)),
   });
   // Signed afresh at every attempt, so a receiver enforcing the 300-second tolerance accepts the 12-hour retry.
   const timestamp = Math.floor(core.clock().getTime() / 1000);
