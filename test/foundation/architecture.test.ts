@@ -89,14 +89,11 @@ describe("import graph", () => {
   // core/runtime.ts assembles every part of the runtime (database, clock, ids, signer, stores, metrics…); a function
   // takes the parts it uses, typed where each part is implemented (core/db/client.ts, core/clock.ts, core/ids.ts…),
   // so a lower folder depends on those parts and not on the module above them all. Callers pass their whole Core.
-  it("nothing in core imports core/runtime.ts but core/index.ts and the folders not yet narrowed", () => {
-    // These still take the whole Core; they are to be narrowed in turn.
-    const stillTakingWholeCore = ["core/tasks/", "core/jobs/", "core/rate-limits/", "core/providers/", "core/capabilities/"];
+  it("nothing in core imports core/runtime.ts but core/index.ts", () => {
     const importers: string[] = [];
     for (const file of sources(path.join(ROOT, "core"))) {
       const relative = path.relative(ROOT, file);
       if (relative === "core/runtime.ts" || relative === "core/index.ts") continue;
-      if (stillTakingWholeCore.some((folder) => relative.startsWith(folder))) continue;
       for (const specifier of importsOf(file).filter((s) => s.startsWith("."))) {
         if (resolved(file, specifier) === "core/runtime.js") importers.push(relative);
       }
