@@ -1,8 +1,6 @@
-import type { ImageEditInput } from "../capabilities/images/edits.js";
-import type { ImageToImageInput } from "../capabilities/images/image-to-image.js";
 import { canvasPixelSize, sourceAspect, type PixelSize } from "../catalog/canvas.js";
 import type { EditRegion, ImageOptionInput } from "../contracts/image-options.js";
-import type { ProviderRequest } from "./types.js";
+import type { ProviderRequestOf } from "./served-capabilities.js";
 
 // What an image-to-image or edit request asks of a vendor, read from the input the worker hands to adapters:
 // every input image is then our stored artifact, with a signed URL the vendor downloads and the size decoding
@@ -31,10 +29,6 @@ export interface ImageInputsAsk extends ImageOptionInput {
   size: PixelSize;
 }
 
-export function isImageInputsCapability(capability: string): capability is ImageInputsCapability {
-  return capability === "image_to_image" || capability === "image_edit";
-}
-
 function resolvedImage(value: unknown, index: number): ResolvedImage {
   const image = value as Partial<ResolvedImage> & { type?: string };
   if (image.type !== "artifact" || typeof image.url !== "string" || !image.width || !image.height) {
@@ -49,23 +43,21 @@ export function resolvedImages(input: Record<string, unknown>): ResolvedImage[] 
   return (input.images as unknown[]).map(resolvedImage);
 }
 
-// Takes an untyped request while vendorC/image.ts hands it one; typed callers pass ProviderRequestOf<ImageInputsCapability>.
-export function imageInputsAsk(request: ProviderRequest): ImageInputsAsk {
-  if (!isImageInputsCapability(request.capability)) throw new Error(`${request.capability} takes no input images`);
-  // eslint-disable-next-line no-restricted-syntax -- the untyped request above: its input is this capability's, media resolved.
-  const input = request.input as unknown as Omit<ImageToImageInput, "images"> & Partial<Pick<ImageEditInput, "edit_regions">>;
+export function imageInputsAsk(request: ProviderRequestOf<ImageInputsCapability>): ImageInputsAsk {
   const images = resolvedImages(request.input);
   // SPEC.md: image-to-image inherits the last input's ratio, an edit its base image's.
   const source = request.capability === "image_to_image" ? images[images.length - 1] : images[0];
   if (source === undefined) throw new Error("an image request reached the adapter without images");
-  const aspect = input.canvas.aspect === "source" ? sourceAspect(source) : input.canvas.aspect;
+  const canvas = request.input.canvas;
+  const aspect = canvas.aspect === "source" ? sourceAspect(source) : canvas.aspect;
   return {
-    ...input,
+    ...request.input,
     capability: request.capability,
     images,
-    output_relationship: input.output_relationship ?? "independent",
-    edit_regions: input.edit_regions ?? [],
+    // Edits offer no sequence: their images are independent.
+    output_relationship: request.capability === "image_to_image" ? request.input.output_relationship : "independent",
+    edit_regions: request.capability === "image_edit" ? (request.input.edit_regions ?? []) : [],
     aspect,
-    size: canvasPixelSize(input.canvas.tier, aspect),
+    size: canvasPixelSize(canvas.tier, aspect),
   };
 }

@@ -2,7 +2,10 @@ import { setTimeout as delay } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_VENDOR_IDS, mergeVendorIds, vendorIdProblems } from "../../core/catalog/vendor-ids.js";
 import type { ProviderEndpoint } from "../../core/config.js";
-import { ProviderFailure, type ProviderOutcome, type ProviderRequest } from "../../core/providers/types.js";
+import type { ImageCapability } from "../../core/providers/image-inputs.js";
+import type { ProviderRequestOf } from "../../core/providers/served-capabilities.js";
+import { ProviderFailure, type ProviderOutcome } from "../../core/providers/types.js";
+import type { VendorInputOf } from "../../core/providers/vendor-input.js";
 import { pollImageSynthesis, submitImageSynthesis } from "../../core/providers/vendorC/image.js";
 import { answerByMethod, emulatorBehindRecorder, emulatorCall, loadReference, schemaOf, serveMedia, startRecorder } from "./contract-support.js";
 import { COLOURS, halvesPng } from "./video-media.js";
@@ -45,18 +48,31 @@ function endpointAt(baseUrl: string): ProviderEndpoint {
 }
 
 function artifact(url: string) {
-  return { type: "artifact", url, width: 64, height: 48, format: "png" };
+  return { type: "artifact", url, kind: "image" as const, width: 64, height: 48, format: "png", duration_seconds: 0, has_audio: false };
 }
 
-function imageRequest(capability: string, model: string, input: Json): ProviderRequest {
-  return { taskId: "task_contract", capability, model, input: { count: 1, canvas: { tier: "2K", aspect: "16:9" }, ...input } };
+const CANVAS = { type: "preset", tier: "2K", aspect: "16:9" } as const;
+
+function textRequest(model: string, input: Partial<VendorInputOf<"text_to_image">>): ProviderRequestOf<"text_to_image"> {
+  return { taskId: "task_contract", capability: "text_to_image", model, input: { prompt: "x", model, count: 1, canvas: CANVAS, output_relationship: "independent", ...input } };
+}
+
+// An input-images request's fields beyond the defaults: its prompt and images at least.
+type AskedWithImages<Input extends { prompt: string; images: unknown }> = Pick<Input, "prompt" | "images"> & Partial<Input>;
+
+function imageToImageRequest(model: string, input: AskedWithImages<VendorInputOf<"image_to_image">>): ProviderRequestOf<"image_to_image"> {
+  return { taskId: "task_contract", capability: "image_to_image", model, input: { model, count: 1, canvas: CANVAS, output_relationship: "independent", ...input } };
+}
+
+function editRequest(model: string, input: AskedWithImages<VendorInputOf<"image_edit">>): ProviderRequestOf<"image_edit"> {
+  return { taskId: "task_contract", capability: "image_edit", model, input: { model, count: 1, canvas: CANVAS, ...input } };
 }
 
 async function emulatorImages(method: string, pathname: string, body?: unknown): Promise<{ status: number; json: Json }> {
   return emulatorCall<Json>(emulator.url, method, pathname, body, HEADERS);
 }
 
-async function sentBy(request: ProviderRequest): Promise<Json & { input: { messages: { content: Json[] }[] }; parameters: Json }> {
+async function sentBy(request: ProviderRequestOf<ImageCapability>): Promise<Json & { input: { messages: { content: Json[] }[] }; parameters: Json }> {
   const vendor = await startRecorder(answerByMethod({ POST: reference.examples.createResponse }));
   try {
     await submitImageSynthesis(endpointAt(vendor.url), request, AbortSignal.timeout(60_000));
@@ -138,7 +154,7 @@ describe("the emulator answers as the reference does", () => {
 
 describe("the adapter's requests fit the reference", () => {
   it("creates a text-to-image task by the vendor's model id, and follows the emulator's task to its images", async () => {
-    const request = imageRequest("text_to_image", "vendorC2.7-image-pro", { prompt: "A lighthouse", negative_prompt: "fog", seed: 7, reasoning: true, count: 2 });
+    const request = textRequest("vendorC2.7-image-pro", { prompt: "A lighthouse", negative_prompt: "fog", seed: 7, reasoning: true, count: 2 });
     const endpoint = endpointAt(`${proxy.url}/vendorC`);
     let outcome: ProviderOutcome = await submitImageSynthesis(endpoint, request, AbortSignal.timeout(60_000));
     const sent = proxy.requests[0]?.body as Json;
@@ -157,12 +173,12 @@ describe("the adapter's requests fit the reference", () => {
   });
 
   it("sends image-to-image as the text and the images in request order, and a sequence as enable_sequential", async () => {
-    const request = imageRequest("image_to_image", "vendorC2.7-image-pro", {
+    const request = imageToImageRequest("vendorC2.7-image-pro", {
       prompt: "in blue",
       images: [artifact("https://files.example/a.png"), artifact("https://files.example/b.png")],
       output_relationship: "sequence",
       count: 2,
-      canvas: { tier: "2K", aspect: "source" },
+      canvas: { type: "preset", tier: "2K", aspect: "source" },
     });
     const sent = await sentBy(request);
     expect(createRequestSchema.safeParse(sent).success, JSON.stringify(sent)).toBe(true);
@@ -171,14 +187,14 @@ describe("the adapter's requests fit the reference", () => {
   });
 
   it("sends an edit's regions as bbox_list, one list of pixel boxes per input image, and the emulator edits them", async () => {
-    const request = imageRequest("image_edit", "vendorC2.7-image", {
+    const request = editRequest("vendorC2.7-image", {
       prompt: "paint it green",
       images: [artifact(picture.url), artifact(picture.url)],
       edit_regions: [
         { image_index: 0, x: 0.5, y: 0, width: 0.5, height: 0.5 },
         { image_index: 1, x: 0, y: 0.5, width: 0.25, height: 0.5 },
       ],
-      canvas: { tier: "1K", aspect: "source" },
+      canvas: { type: "preset", tier: "1K", aspect: "source" },
     });
     const sent = await sentBy(request);
     expect(createRequestSchema.safeParse(sent).success, JSON.stringify(sent)).toBe(true);
@@ -194,7 +210,7 @@ describe("the reference's answers replayed through the adapter", () => {
     const vendor = await startRecorder(answerByMethod({ POST: reference.examples.createResponse, GET: reference.examples.task }));
     try {
       const endpoint = endpointAt(vendor.url);
-      const request = imageRequest("text_to_image", "vendorC2.7-image", { prompt: "x" });
+      const request = textRequest("vendorC2.7-image", { prompt: "x" });
       const taskId = String(reference.examples.createResponse.output.task_id);
       expect(await submitImageSynthesis(endpoint, request, AbortSignal.timeout(60_000))).toMatchObject({ status: "pending", ref: taskId });
       const outcome = await pollImageSynthesis(endpoint, taskId, request, AbortSignal.timeout(60_000));
@@ -212,7 +228,7 @@ describe("the reference's answers replayed through the adapter", () => {
     expect(taskSchema.safeParse(task).success).toBe(true);
     const vendor = await startRecorder(answerByMethod({ GET: task }));
     try {
-      const failure = await pollImageSynthesis(endpointAt(vendor.url), "t", imageRequest("text_to_image", "vendorC2.7-image", { prompt: "x" }), AbortSignal.timeout(60_000)).catch(
+      const failure = await pollImageSynthesis(endpointAt(vendor.url), "t", textRequest("vendorC2.7-image", { prompt: "x" }), AbortSignal.timeout(60_000)).catch(
         (error: unknown) => error,
       );
       expect(failure).toBeInstanceOf(ProviderFailure);

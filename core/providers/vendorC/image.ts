@@ -1,12 +1,13 @@
-import type { ImageGenerationInput } from "../../capabilities/images/generations.js";
 import { canvasPixelSize } from "../../catalog/canvas.js";
 import { DEFAULT_VENDOR_IDS, vendorModelId } from "../../catalog/vendor-ids.js";
 import type { ProviderEndpoint } from "../../config.js";
 import { vendorFetch, type VendorResponse } from "../http.js";
 import { jsonAnswer } from "../json-answer.js";
 import { pollDelayMs } from "../poll-delay.js";
-import { imageInputsAsk, isImageInputsCapability } from "../image-inputs.js";
-import { ProviderFailure, type ProviderOutcome, type ProviderRequest } from "../types.js";
+import { imageInputsAsk, type ImageCapability } from "../image-inputs.js";
+import type { ProviderRequestOf } from "../served-capabilities.js";
+import { ProviderFailure, type ProviderOutcome } from "../types.js";
+import type { VendorInputOf } from "../vendor-input.js";
 import { httpFailure, notJson, taskFailure } from "./failures.js";
 import { imageInputsSynthesisBody } from "./image-inputs.js";
 
@@ -36,34 +37,46 @@ function modelIdOf(endpoint: ProviderEndpoint, model: string): string {
   return vendorModelId(endpoint.ids ?? DEFAULT_VENDOR_IDS.vendorC, model);
 }
 
-export async function submitImageSynthesis(endpoint: ProviderEndpoint, request: ProviderRequest, signal: AbortSignal): Promise<ProviderOutcome> {
-  const input = request.input as unknown as ImageGenerationInput;
+export async function submitImageSynthesis(
+  endpoint: ProviderEndpoint,
+  request: ProviderRequestOf<ImageCapability>,
+  signal: AbortSignal,
+): Promise<ProviderOutcome> {
   const model = modelIdOf(endpoint, request.model);
   const response = await vendorFetch(
     `${endpoint.baseUrl}${SUBMIT_PATH}`,
     {
       method: "POST",
       headers: { authorization: `Bearer ${endpoint.apiKey}`, "content-type": "application/json", "x-dashscope-async": "enable" },
-      body: JSON.stringify(isImageInputsCapability(request.capability) ? imageInputsSynthesisBody(model, imageInputsAsk(request)) : textBody(model, input)),
+      body: JSON.stringify(request.capability === "text_to_image" ? textBody(model, request.input) : imageInputsSynthesisBody(model, imageInputsAsk(request))),
       timeoutMs: SUBMIT_TIMEOUT_MS,
     },
     signal,
   );
-  return outcomeOf(answerOf(response), input.count);
+  return outcomeOf(answerOf(response), request.input.count);
 }
 
-export async function pollImageSynthesis(endpoint: ProviderEndpoint, ref: string, request: ProviderRequest, signal: AbortSignal): Promise<ProviderOutcome> {
-  const input = request.input as unknown as ImageGenerationInput;
+export async function pollImageSynthesis(
+  endpoint: ProviderEndpoint,
+  ref: string,
+  request: ProviderRequestOf<ImageCapability>,
+  signal: AbortSignal,
+): Promise<ProviderOutcome> {
   const response = await vendorFetch(
     `${endpoint.baseUrl}${TASKS_PATH}/${encodeURIComponent(ref)}`,
     { method: "GET", headers: { authorization: `Bearer ${endpoint.apiKey}` }, timeoutMs: READ_TIMEOUT_MS },
     signal,
   );
-  return outcomeOf(answerOf(response), input.count);
+  return outcomeOf(answerOf(response), request.input.count);
 }
 
 // The vendor withdraws PENDING tasks only; a RUNNING one finishes at the vendor whatever the service does.
-export async function cancelImageSynthesis(endpoint: ProviderEndpoint, ref: string, _request: ProviderRequest, signal: AbortSignal): Promise<void> {
+export async function cancelImageSynthesis(
+  endpoint: ProviderEndpoint,
+  ref: string,
+  _request: ProviderRequestOf<ImageCapability>,
+  signal: AbortSignal,
+): Promise<void> {
   await vendorFetch(
     `${endpoint.baseUrl}${TASKS_PATH}/${encodeURIComponent(ref)}/cancel`,
     { method: "POST", headers: { authorization: `Bearer ${endpoint.apiKey}` }, timeoutMs: READ_TIMEOUT_MS },
@@ -71,7 +84,7 @@ export async function cancelImageSynthesis(endpoint: ProviderEndpoint, ref: stri
   );
 }
 
-function textBody(model: string, input: ImageGenerationInput) {
+function textBody(model: string, input: VendorInputOf<"text_to_image">) {
   const size = canvasPixelSize(input.canvas.tier, input.canvas.aspect);
   return {
     model,
