@@ -9,9 +9,10 @@ export type Executor = Db | Tx;
 // A plain postgres.js client (or one reserved connection of it); its parsers are postgres.js's own (drizzle changes
 // those of the client it is given, so raw statements and drizzle never share one).
 export type DirectSql = postgres.Sql;
-// The connection of an admission transaction on `direct` (core/tasks/admission-batch.ts), where its statements
-// are written: raw postgres.js, like DirectSql, inside `begin`.
-export type AdmissionSql = postgres.TransactionSql;
+// The connection of an admission transaction on `direct` (core/tasks/admission-batch.ts, core/db/
+// pipelined-transaction.ts), where its statements are written: raw postgres.js, like DirectSql, inside the
+// transaction.
+export type AdmissionSql = postgres.Sql;
 
 export interface Database {
   db: Db;

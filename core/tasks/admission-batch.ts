@@ -1,5 +1,6 @@
 import { insufficientBalance, lockBalances, recordHolds } from "../credits/ledger.js";
 import type { AdmissionSql, DirectSql } from "../db/client.js";
+import { pipelinedTransaction } from "../db/pipelined-transaction.js";
 import { ServiceError } from "../errors/index.js";
 import { forgetKeys, judgeClaim, readKeys, recordKeys, tryLockKeys, type KeyClaim } from "../idempotency/claim.js";
 import { enqueueJobsDirect } from "../jobs/enqueue.js";
@@ -11,8 +12,8 @@ import type { TaskRow } from "./repository.js";
 // (or replayed, or refused), its task inserted, its credits held, its job enqueued — all committed together or
 // not at all. Members are judged in order, as if they had run one after another: a duplicate key behind a member
 // that claimed it is in progress, and each hold is judged against the balance the members before it left.
-// Four round trips carry the whole batch (begin, the reads, the writes, commit): the statements of each half go
-// out back to back on the transaction's connection.
+// Three round trips carry the whole batch (begin with the reads, the writes, commit): the statements of each part
+// go out back to back on the transaction's connection.
 
 export interface Admission {
   claim: KeyClaim;
@@ -33,7 +34,7 @@ export async function admitBatch(direct: DirectSql, admissions: readonly Admissi
   const keyIndex = new Map(keys.map((k, i) => [keyOf(k), i]));
   const payers = [...new Set(admissions.filter((a) => a.hold > 0n).map((a) => a.claim.tenantId))].sort();
 
-  return direct.begin(async (connection) => {
+  return pipelinedTransaction(direct, async (connection) => {
     const [locked, stored, balances] = await Promise.all([
       tryLockKeys(connection, keys),
       readKeys(connection, keys),

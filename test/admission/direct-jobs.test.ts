@@ -1,5 +1,6 @@
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { pipelinedTransaction } from "../../core/db/pipelined-transaction.js";
 import { enqueueJobsDirect } from "../../core/jobs/enqueue.js";
 import { createTestDatabase, type TestDatabase } from "../support/databases.js";
 
@@ -36,7 +37,7 @@ describe("jobs added directly", () => {
     await sql`select count(*) from graphile_worker.add_jobs(array(
       select ('poll_task'::text, json_build_object('marker', 'gw', 'n', n), null::text, null::timestamptz, 25::smallint,
               null::text, null::smallint, null::text[])::graphile_worker.job_spec from generate_series(1, 2) n))`;
-    await sql.begin((tx) => enqueueJobsDirect(tx, "poll_task", [{ marker: "ours", n: 1 }, { marker: "ours", n: 2 }]));
+    await pipelinedTransaction(sql, (tx) => enqueueJobsDirect(tx, "poll_task", [{ marker: "ours", n: 1 }, { marker: "ours", n: 2 }]));
     const theirs = await jobsOf("gw");
     const ours = await jobsOf("ours");
     expect(ours).toHaveLength(2);
@@ -48,7 +49,7 @@ describe("jobs added directly", () => {
     expect(await sql`select 1 from graphile_worker._private_tasks where identifier = 'deliver_callback'`).toHaveLength(0);
     const notices: string[] = [];
     const listening = await sql.listen("jobs:insert", (payload) => notices.push(payload));
-    await sql.begin((tx) => enqueueJobsDirect(tx, "deliver_callback", [{ marker: "fresh", n: 1 }, { marker: "fresh", n: 2 }, { marker: "fresh", n: 3 }]));
+    await pipelinedTransaction(sql, (tx) => enqueueJobsDirect(tx, "deliver_callback", [{ marker: "fresh", n: 1 }, { marker: "fresh", n: 2 }, { marker: "fresh", n: 3 }]));
     await expect.poll(() => notices.length).toBe(1);
     await listening.unlisten();
     expect(JSON.parse(notices[0] as string)).toMatchObject({ count: 3 });

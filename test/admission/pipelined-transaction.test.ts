@@ -1,0 +1,55 @@
+import postgres from "postgres";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { pipelinedTransaction } from "../../core/db/pipelined-transaction.js";
+import { createTestDatabase, type TestDatabase } from "../support/databases.js";
+
+// Admission batches run in a transaction whose BEGIN is pipelined with its first statements
+// (core/db/pipelined-transaction.ts): all of it commits, or none of it.
+
+let database: TestDatabase;
+let sql: postgres.Sql;
+beforeAll(async () => {
+  database = await createTestDatabase();
+  sql = postgres(database.url, { max: 2, onnotice: () => {} });
+  await sql`create table pipelined_rows (id int primary key, note text not null)`;
+});
+afterAll(async () => {
+  await sql?.end();
+  await database?.drop();
+});
+
+const rows = async () => (await sql<{ id: number }[]>`select id from pipelined_rows order by id`).map((r) => r.id);
+
+describe("a pipelined transaction", () => {
+  it("commits what its statements wrote and answers the body's value", async () => {
+    const value = await pipelinedTransaction(sql, async (tx) => {
+      const [[first]] = await Promise.all([tx<{ n: number }[]>`select 41 + 1 as n`, tx`insert into pipelined_rows values (1, 'one')`]);
+      await tx`insert into pipelined_rows values (2, 'two')`;
+      return first?.n;
+    });
+    expect(value).toBe(42);
+    expect(await rows()).toEqual([1, 2]);
+  });
+
+  it("leaves nothing behind when a statement fails in Postgres, and surfaces its error", async () => {
+    const failing = pipelinedTransaction(sql, async (tx) => {
+      await Promise.all([tx`insert into pipelined_rows values (3, 'three')`, tx`insert into pipelined_rows values (1, 'again')`]);
+    });
+    await expect(failing).rejects.toMatchObject({ code: "23505" });
+    expect(await rows()).toEqual([1, 2]);
+  });
+
+  it("leaves nothing behind when the body throws after writing", async () => {
+    const failing = pipelinedTransaction(sql, async (tx) => {
+      await tx`insert into pipelined_rows values (4, 'four')`;
+      throw new Error("refused after writing");
+    });
+    await expect(failing).rejects.toThrow("refused after writing");
+    expect(await rows()).toEqual([1, 2]);
+  });
+
+  it("gives its connection back either way", async () => {
+    for (let i = 0; i < 5; i++) await pipelinedTransaction(sql, (tx) => tx`select 1`).catch(() => {});
+    await expect(pipelinedTransaction(sql, async (tx) => (await tx`select 2 as n`)[0]?.n)).resolves.toBe(2);
+  });
+});
