@@ -28,10 +28,4 @@ export default tseslint.config(
       ],
     },
   },
-  // Temporary: these two files are being rewritten by another change and still read an untyped ProviderRequest;
-  // they take ProviderRequestOf<…> and lose this entry when it lands.
-  {
-    files: ["core/providers/vendorA/video.ts", "core/providers/vendorA/video-media.ts"],
-    rules: { "no-restricted-syntax": "off" },
-  },
 );

@@ -2,22 +2,16 @@ import { VIDEO_MODELS, type EditAudioSetting, type VideoModel } from "../catalog
 import { videoDimensions } from "../catalog/video-dimensions.js";
 import type { ReferenceKind } from "../contracts/media-input.js";
 import type { VideoOutputFormat } from "../contracts/video-options.js";
+import type { ProviderRequestOf } from "./served-capabilities.js";
 import { ProviderFailure } from "./types.js";
+import type { VendorInputOf } from "./vendor-input.js";
 
 // A video generation, edit or extend request with every default filled in from the model's catalog entry and
 // every media input as the worker resolved it (a signed URL of ours plus the facts decoding established), so
 // that each family's adapter only translates it into its own wire vocabulary. Admission already checked every
 // explicit control against the same constraints; what is left here is choosing the values of the omitted ones.
 
-const VIDEO_JOB_CAPABILITIES = [
-  "text_to_video",
-  "image_to_video",
-  "frames_to_video",
-  "reference_to_video",
-  "video_edit",
-  "video_extend",
-] as const;
-export type VideoJobCapability = (typeof VIDEO_JOB_CAPABILITIES)[number];
+export type VideoJobCapability = "text_to_video" | "image_to_video" | "frames_to_video" | "reference_to_video" | "video_edit" | "video_extend";
 
 // A media input as core/tasks/media-inputs.ts hands it to adapters.
 export interface ResolvedMediaInput {
@@ -70,33 +64,54 @@ export interface VideoJob {
   audioSetting: EditAudioSetting | undefined;
 }
 
-// What videoJob reads of a video request's input, every field optional: a typed request of any video capability
-// is checked against it (vendorD's calls), and an untyped one is accepted as it is (the calls whose contract tests
-// build their requests by hand, and vendorA's video, until it takes a typed request).
-interface VideoTaskInput {
-  prompt?: string;
-  instruction?: string;
-  negative_prompt?: string;
-  duration?: number | "auto";
-  aspect_ratio?: string;
-  resolution?: string;
-  seed?: number;
-  enhance_prompt?: boolean | null;
-  watermark?: boolean;
-  generate_audio?: boolean;
-  web_search?: boolean;
-  return_last_frame?: boolean;
-  output_format?: VideoOutputFormat;
-  image?: ResolvedMediaInput;
-  first_frame?: ResolvedMediaInput;
-  last_frame?: ResolvedMediaInput;
-  audio?: ResolvedMediaInput;
-  driving_audio?: ResolvedMediaInput;
-  references?: { kind: ReferenceKind; media: ResolvedMediaInput; role?: string; reference_voice?: ResolvedMediaInput }[];
-  source_video?: ResolvedMediaInput;
-  video?: ResolvedMediaInput;
-  direction?: "before" | "after";
-  audio_setting?: EditAudioSetting;
+// The text and media of a video request, which each capability's input names in its own way.
+interface VideoJobMedia {
+  prompt: string | undefined;
+  firstFrame: ResolvedMediaInput | undefined;
+  lastFrame: ResolvedMediaInput | undefined;
+  drivingAudio: ResolvedMediaInput | undefined;
+  references: VideoJobReference[];
+  source: ResolvedMediaInput | undefined;
+  direction: "before" | "after" | undefined;
+  audioSetting: EditAudioSetting | undefined;
+}
+
+const NO_MEDIA: VideoJobMedia = {
+  prompt: undefined,
+  firstFrame: undefined,
+  lastFrame: undefined,
+  drivingAudio: undefined,
+  references: [],
+  source: undefined,
+  direction: undefined,
+  audioSetting: undefined,
+};
+
+function referencesOf(references: VendorInputOf<"reference_to_video">["references"] | undefined): VideoJobReference[] {
+  return (references ?? []).map((r) => ({ kind: r.kind, media: r.media, role: r.role, voice: r.reference_voice }));
+}
+
+function mediaOf(request: ProviderRequestOf<VideoJobCapability>): VideoJobMedia {
+  switch (request.capability) {
+    case "text_to_video":
+      return { ...NO_MEDIA, prompt: request.input.prompt, drivingAudio: request.input.audio };
+    case "image_to_video":
+      return { ...NO_MEDIA, prompt: request.input.prompt, firstFrame: request.input.image, drivingAudio: request.input.driving_audio };
+    case "frames_to_video": {
+      const input = request.input;
+      return { ...NO_MEDIA, prompt: input.prompt, firstFrame: input.first_frame, lastFrame: input.last_frame, drivingAudio: input.driving_audio };
+    }
+    case "reference_to_video":
+      return { ...NO_MEDIA, prompt: request.input.prompt, references: referencesOf(request.input.references) };
+    case "video_edit": {
+      const input = request.input;
+      return { ...NO_MEDIA, prompt: input.instruction, references: referencesOf(input.references), source: input.source_video, audioSetting: input.audio_setting };
+    }
+    case "video_extend": {
+      const input = request.input;
+      return { ...NO_MEDIA, prompt: input.instruction, references: referencesOf(input.references), source: input.video, direction: input.direction };
+    }
+  }
 }
 
 // An omitted boolean control is off where the model can turn it off: a model that always watermarks or always
@@ -105,22 +120,18 @@ function omittedBoolean(supported: readonly boolean[]): boolean {
   return !supported.includes(false);
 }
 
-export function isVideoJobCapability(capability: string): capability is VideoJobCapability {
-  return (VIDEO_JOB_CAPABILITIES as readonly string[]).includes(capability);
-}
-
 // The picture an output can take its ratio from: the source of an edit or extension, a strict first frame,
 // or the last frame of a last-frame-only request.
-function visualSource(input: VideoTaskInput): ResolvedMediaInput | undefined {
-  const media = input.source_video ?? input.video ?? input.image ?? input.first_frame ?? input.last_frame;
-  return media?.width && media.height ? media : undefined;
+function visualSource(media: VideoJobMedia): ResolvedMediaInput | undefined {
+  const picture = media.source ?? media.firstFrame ?? media.lastFrame;
+  return picture?.width && picture.height ? picture : undefined;
 }
 
 // Edit and extend keep their source's ratio unless asked otherwise (the output is that video reworked or
 // continued); generation takes the model's declared default, and a model without one follows its picture.
-function chooseAspectRatio(capability: VideoJobCapability, model: VideoModel, input: VideoTaskInput) {
-  if (input.aspect_ratio !== undefined) return { aspectRatio: input.aspect_ratio, followsSource: false };
-  const source = visualSource(input);
+function chooseAspectRatio(capability: VideoJobCapability, model: VideoModel, asked: string | undefined, media: VideoJobMedia) {
+  if (asked !== undefined) return { aspectRatio: asked, followsSource: false };
+  const source = visualSource(media);
   const reworks = capability === "video_edit" || capability === "video_extend";
   if (source && (reworks || model.constraints.default_aspect_ratio === null)) {
     return { aspectRatio: `${source.width}:${source.height}`, followsSource: true };
@@ -128,27 +139,22 @@ function chooseAspectRatio(capability: VideoJobCapability, model: VideoModel, in
   return { aspectRatio: model.constraints.default_aspect_ratio ?? "16:9", followsSource: false };
 }
 
-export interface VideoJobRequest {
-  capability: string;
-  model: string;
-  input: VideoTaskInput;
-}
-
-export function videoJob(request: VideoJobRequest): VideoJob {
+export function videoJob(request: ProviderRequestOf<VideoJobCapability>): VideoJob {
   const model = VIDEO_MODELS.find((m) => m.id === request.model);
   const capability = request.capability;
-  if (!isVideoJobCapability(capability) || !model?.capabilities.includes(capability)) {
+  if (!model?.capabilities.includes(capability)) {
     throw new ProviderFailure("model_unavailable", `${request.model} cannot serve ${capability}`, false);
   }
   const input = request.input;
+  const media = mediaOf(request);
   const c = model.constraints;
   const resolution = input.resolution ?? c.default_resolution;
-  const { aspectRatio, followsSource } = chooseAspectRatio(capability, model, input);
+  const { aspectRatio, followsSource } = chooseAspectRatio(capability, model, input.aspect_ratio, media);
   const duration = input.duration;
   return {
+    ...media,
     capability,
     model,
-    prompt: input.prompt ?? input.instruction,
     negativePrompt: input.negative_prompt,
     durationSeconds: typeof duration === "number" ? duration : c.default_duration,
     resolution,
@@ -162,12 +168,5 @@ export function videoJob(request: VideoJobRequest): VideoJob {
     webSearch: input.web_search ?? false,
     returnLastFrame: input.return_last_frame ?? false,
     outputFormat: input.output_format ?? "mp4",
-    firstFrame: input.image ?? input.first_frame,
-    lastFrame: input.last_frame,
-    drivingAudio: input.audio ?? input.driving_audio,
-    references: (input.references ?? []).map((r) => ({ kind: r.kind, media: r.media, role: r.role, voice: r.reference_voice })),
-    source: input.source_video ?? input.video,
-    direction: input.direction,
-    audioSetting: input.audio_setting,
   };
 }

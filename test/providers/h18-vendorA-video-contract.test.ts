@@ -1,11 +1,13 @@
 import { setTimeout as delay } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_VENDOR_IDS, mergeVendorIds, vendorIdProblems } from "../../core/catalog/vendor-ids.js";
-import { ProviderFailure, type ProviderOutcome, type ProviderRequest } from "../../core/providers/types.js";
+import type { ProviderRequestOf } from "../../core/providers/served-capabilities.js";
+import { ProviderFailure, type ProviderOutcome } from "../../core/providers/types.js";
 import type { ResolvedMediaInput } from "../../core/providers/video-job.js";
-import { pollVendorAVideo, submitVendorAVideo } from "../../core/providers/vendorA/video.js";
+import { pollVendorAVideo, submitVendorAVideo, type VendorAVideoCapability } from "../../core/providers/vendorA/video.js";
 import { answerByMethod, emulatorBehindRecorder, emulatorCall, loadReference, schemaOf, serveMedia, startRecorder, vendorAEndpoint as endpointAt } from "./contract-support.js";
 import { COLOURS, halvesPng } from "./video-media.js";
+import { videoRequest } from "./video-requests.js";
 
 // vendorA-h3 through the vendor's Video Generation V2, against the copy of its reference kept in the repo
 // (docs/providers/reference/vendorA-video-generation-v2.json): the adapter's requests and the emulator's answers
@@ -41,8 +43,13 @@ function image(url: string): ResolvedMediaInput {
   return { url, kind: "image", format: "png", width: 512, height: 288, duration_seconds: 0, has_audio: false };
 }
 
-function videoRequest(capability: string, input: Json): ProviderRequest {
-  return { taskId: "task_contract", capability, model: "vendorA-h3", input };
+const MODEL = "vendorA-h3";
+
+// The controls a request may ask for beside its media.
+interface AskedControls {
+  aspect_ratio?: string;
+  resolution?: string;
+  duration?: number;
 }
 
 async function emulatorVideo(method: string, pathname: string, body?: unknown): Promise<{ status: number; json: Json }> {
@@ -50,7 +57,7 @@ async function emulatorVideo(method: string, pathname: string, body?: unknown): 
 }
 
 // The body the adapter sends for `request`, answered with the reference's created example.
-async function sentBy(request: ProviderRequest): Promise<Json & { content: Json[] }> {
+async function sentBy(request: ProviderRequestOf<VendorAVideoCapability>): Promise<Json & { content: Json[] }> {
   const vendor = await startRecorder(answerByMethod({ POST: reference.examples.createResponse }));
   try {
     await submitVendorAVideo(endpointAt(vendor.url), request, AbortSignal.timeout(60_000));
@@ -141,7 +148,7 @@ describe("the emulator answers as the reference does", () => {
 
 describe("the adapter's requests fit the reference", () => {
   it("creates a text-to-video task by the vendor's model id, and follows the emulator's task to its video", async () => {
-    const request = videoRequest("text_to_video", { prompt: "A lighthouse at dusk", resolution: "768p", duration: 4 });
+    const request = videoRequest("text_to_video", MODEL, { prompt: "A lighthouse at dusk", resolution: "768p", duration: 4 });
     const endpoint = endpointAt(`${proxy.url}/vendorA`);
     let outcome: ProviderOutcome = await submitVendorAVideo(endpoint, request, AbortSignal.timeout(60_000));
     const sent = proxy.requests[0]?.body as Json;
@@ -156,10 +163,14 @@ describe("the adapter's requests fit the reference", () => {
   });
 
   it.each([
-    ["image_to_video", { prompt: "Push in", image: image("https://files.example/a.png") }, [{ type: "text", text: "Push in" }, { type: "image_url", image_url: { url: "https://files.example/a.png" }, role: "first_frame" }]],
+    [
+      "image_to_video",
+      (asked: AskedControls) => videoRequest("image_to_video", MODEL, { prompt: "Push in", image: image("https://files.example/a.png"), ...asked }),
+      [{ type: "text", text: "Push in" }, { type: "image_url", image_url: { url: "https://files.example/a.png" }, role: "first_frame" }],
+    ],
     [
       "frames_to_video",
-      { first_frame: image("https://files.example/a.png"), last_frame: image("https://files.example/b.png") },
+      (asked: AskedControls) => videoRequest("frames_to_video", MODEL, { first_frame: image("https://files.example/a.png"), last_frame: image("https://files.example/b.png"), ...asked }),
       [
         { type: "text", text: "A video from the first frame to the last frame." },
         { type: "image_url", image_url: { url: "https://files.example/a.png" }, role: "first_frame" },
@@ -168,14 +179,16 @@ describe("the adapter's requests fit the reference", () => {
     ],
     [
       "reference_to_video",
-      {
-        prompt: "They meet",
-        references: [
-          { kind: "image", media: image("https://files.example/hero.png"), role: "subject" },
-          { kind: "video", media: { ...image("https://files.example/m.mp4"), kind: "video", format: "mp4", duration_seconds: 3 } },
-          { kind: "audio", media: { ...image("https://files.example/s.mp3"), kind: "audio", format: "mp3", width: null, height: null, duration_seconds: 3 } },
-        ],
-      },
+      (asked: AskedControls) =>
+        videoRequest("reference_to_video", MODEL, {
+          prompt: "They meet",
+          references: [
+            { kind: "image", media: image("https://files.example/hero.png"), role: "subject" },
+            { kind: "video", media: { ...image("https://files.example/m.mp4"), kind: "video", format: "mp4", duration_seconds: 3 } },
+            { kind: "audio", media: { ...image("https://files.example/s.mp3"), kind: "audio", format: "mp3", width: null, height: null, duration_seconds: 3 } },
+          ],
+          ...asked,
+        }),
       [
         { type: "text", text: "They meet" },
         { type: "image_url", image_url: { url: "https://files.example/hero.png" }, role: "reference_image" },
@@ -183,12 +196,12 @@ describe("the adapter's requests fit the reference", () => {
         { type: "audio_url", audio_url: { url: "https://files.example/s.mp3" }, role: "reference_audio" },
       ],
     ],
-  ])("sends %s as content items with their roles, following the media (adaptive) unless a ratio is asked", async (capability, input, content) => {
-    const sent = await sentBy(videoRequest(capability, input));
+  ])("sends %s as content items with their roles, following the media (adaptive) unless a ratio is asked", async (_capability, request, content) => {
+    const sent = await sentBy(request({}));
     expect(createRequestSchema.safeParse(sent).success, JSON.stringify(sent)).toBe(true);
     expect(sent).toMatchObject({ model: "MiniMax-H3", resolution: "768P", duration: 5, ratio: "adaptive" });
     expect(sent.content).toEqual(content);
-    const asked = await sentBy(videoRequest(capability, { ...input, aspect_ratio: "9:16", resolution: "2k", duration: 15 }));
+    const asked = await sentBy(request({ aspect_ratio: "9:16", resolution: "2k", duration: 15 }));
     expect(asked).toMatchObject({ resolution: "2K", duration: 15, ratio: "9:16" });
   });
 });
@@ -198,7 +211,7 @@ describe("the reference's answers replayed through the adapter", () => {
     const vendor = await startRecorder(answerByMethod({ POST: reference.examples.createResponse, GET: reference.examples.task }));
     try {
       const endpoint = endpointAt(vendor.url);
-      const request = videoRequest("text_to_video", { prompt: "x" });
+      const request = videoRequest("text_to_video", MODEL, { prompt: "x" });
       const created = await submitVendorAVideo(endpoint, request, AbortSignal.timeout(60_000));
       expect(created).toMatchObject({ status: "pending", ref: expect.stringMatching(new RegExp(`^${String(reference.examples.createResponse.task_id)}@`)) });
       if (created.status !== "pending") return;
@@ -218,7 +231,7 @@ describe("the reference's answers replayed through the adapter", () => {
     expect(taskSchema.safeParse(task).success).toBe(true);
     const vendor = await startRecorder(answerByMethod({ GET: task }));
     try {
-      const outcome = await pollVendorAVideo(endpointAt(vendor.url), "t@0", videoRequest("text_to_video", { prompt: "x" }), AbortSignal.timeout(60_000)).catch((error: unknown) => error);
+      const outcome = await pollVendorAVideo(endpointAt(vendor.url), "t@0", videoRequest("text_to_video", MODEL, { prompt: "x" }), AbortSignal.timeout(60_000)).catch((error: unknown) => error);
       if (code === null) expect(outcome).toMatchObject({ status: "pending", progress: { percent: 50 } });
       else expect(outcome).toBeInstanceOf(ProviderFailure);
       if (code !== null) expect(outcome).toMatchObject({ code });

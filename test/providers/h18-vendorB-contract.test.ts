@@ -4,11 +4,12 @@ import { DEFAULT_VENDOR_IDS, vendorIdProblems, mergeVendorIds } from "../../core
 import { VIDEO_MODELS } from "../../core/catalog/video-models.js";
 import type { ProviderEndpoint } from "../../core/config.js";
 import type { ProviderRequestOf } from "../../core/providers/served-capabilities.js";
-import { ProviderFailure, type ProviderRequest } from "../../core/providers/types.js";
+import { ProviderFailure } from "../../core/providers/types.js";
 import type { ResolvedMediaInput } from "../../core/providers/video-job.js";
 import { enhanceVendorBPrompt } from "../../core/providers/vendorB/enhancer.js";
 import { cancelVendorBVideo, pollVendorBVideo, submitVendorBVideo } from "../../core/providers/vendorB/video.js";
 import { answerByMethod, emulatorBehindRecorder, emulatorCall as callEmulator, loadReference, schemaOf as schema, startRecorder } from "./contract-support.js";
+import { videoRequest } from "./video-requests.js";
 
 // vendorB's content generation tasks and its enhancer's chat completion against the copy of BytePlus ModelArk's
 // reference kept in the repo (docs/providers/reference/vendorB-video-generation.json): the adapter's requests and
@@ -61,10 +62,6 @@ function exampleTextRequest(): Json {
 function media(kind: "image" | "video" | "audio", name: string): ResolvedMediaInput {
   const picture = kind === "audio" ? { width: null, height: null } : { width: 1280, height: 720 };
   return { url: `https://files.example/${name}`, kind, format: kind === "image" ? "png" : kind === "video" ? "mp4" : "mp3", ...picture, duration_seconds: kind === "image" ? 0 : 3, has_audio: kind !== "image" };
-}
-
-function videoRequest(capability: string, model: string, input: Json): ProviderRequest {
-  return { taskId: "task_contract", capability, model, input };
 }
 
 describe("the reference copy", () => {
@@ -174,12 +171,20 @@ describe("the adapter's requests fit the reference", () => {
   });
 
   it.each([
-    ["video_edit", { instruction: "Make it night", video: media("video", "source.mp4"), audio_setting: "origin" }, "Edit video 1.\nKeep the original audio of video 1.\nMake it night"],
-    ["video_extend", { instruction: "The boat sails on", video: media("video", "source.mp4"), direction: "before", duration: 6 }, "Extend video 1 at its start.\nThe boat sails on"],
-  ])("sends a %s as a reference_video named in the text, with the ratio adaptive", async (capability, input, text) => {
+    [
+      "video_edit",
+      videoRequest("video_edit", "vendorB-2.5", { instruction: "Make it night", source_video: media("video", "source.mp4"), audio_setting: "origin", resolution: "480p" }),
+      "Edit video 1.\nKeep the original audio of video 1.\nMake it night",
+    ],
+    [
+      "video_extend",
+      videoRequest("video_extend", "vendorB-2.5", { instruction: "The boat sails on", video: media("video", "source.mp4"), direction: "before", duration: 6, resolution: "480p" }),
+      "Extend video 1 at its start.\nThe boat sails on",
+    ],
+  ])("sends a %s as a reference_video named in the text, with the ratio adaptive", async (_capability, request, text) => {
     const vendor = await fixedAnswers({ POST: reference.examples.createResponse });
     try {
-      await submitVendorBVideo(endpointAt(vendor.url), videoRequest(capability, "vendorB-2.5", { resolution: "480p", ...input }), AbortSignal.timeout(60_000));
+      await submitVendorBVideo(endpointAt(vendor.url), request, AbortSignal.timeout(60_000));
       const sent = vendor.requests[0]?.body as { content: Json[] } & Json;
       expect(createRequestSchema.safeParse(sent).success, JSON.stringify(sent)).toBe(true);
       expect(sent.ratio).toBe("adaptive");

@@ -3,10 +3,12 @@ import { describe, expect, it } from "vitest";
 import { DEFAULT_VENDOR_IDS, mergeVendorIds, vendorIdProblems } from "../../core/catalog/vendor-ids.js";
 import { VIDEO_MODELS } from "../../core/catalog/video-models.js";
 import type { ProviderEndpoint } from "../../core/config.js";
-import { ProviderFailure, type ProviderRequest } from "../../core/providers/types.js";
-import type { ResolvedMediaInput } from "../../core/providers/video-job.js";
+import type { ProviderRequestOf } from "../../core/providers/served-capabilities.js";
+import { ProviderFailure } from "../../core/providers/types.js";
+import type { ResolvedMediaInput, VideoJobCapability } from "../../core/providers/video-job.js";
 import { pollVendorCVideo, submitVendorCVideo } from "../../core/providers/vendorC/video.js";
 import { answerByMethod, emulatorBehindRecorder, emulatorCall as callEmulator, loadReference, schemaOf as schema, startRecorder } from "./contract-support.js";
+import { videoRequest } from "./video-requests.js";
 
 // vendorC's Wan 2.7 video synthesis against the copy of Model Studio's reference kept in the repo
 // (docs/providers/reference/vendorC-video-synthesis.json): the adapter's requests and the emulator's answers must
@@ -57,11 +59,7 @@ function media(kind: "image" | "video" | "audio", name: string): ResolvedMediaIn
   return { url: `https://files.example/${name}`, kind, format: kind === "image" ? "png" : kind === "video" ? "mp4" : "mp3", ...picture, duration_seconds: kind === "image" ? 0 : 3, has_audio: kind !== "image" };
 }
 
-function videoRequest(capability: string, model: string, input: Json): ProviderRequest {
-  return { taskId: "task_contract", capability, model, input };
-}
-
-async function sentBy(request: ProviderRequest): Promise<Json & { input: Json; parameters: Json }> {
+async function sentBy(request: ProviderRequestOf<VideoJobCapability>): Promise<Json & { input: Json; parameters: Json }> {
   const vendor = await fixedAnswers({ POST: reference.examples.createResponse });
   try {
     await submitVendorCVideo(endpointAt(vendor.url), request, AbortSignal.timeout(60_000));
@@ -157,11 +155,11 @@ describe("the adapter's requests fit the reference", () => {
   });
 
   it.each([
-    ["image_to_video", "vendorC2.7-i2v", { image: media("image", "a.png"), resolution: "720p" }, [{ type: "first_frame", url: "https://files.example/a.png" }]],
+    ["image_to_video", "vendorC2.7-i2v", videoRequest("image_to_video", "vendorC2.7-i2v", { image: media("image", "a.png"), resolution: "720p" }), [{ type: "first_frame", url: "https://files.example/a.png" }]],
     [
       "frames_to_video",
       "vendorC2.7-i2v",
-      { first_frame: media("image", "a.png"), last_frame: media("image", "b.png"), audio: media("audio", "d.mp3"), resolution: "720p" },
+      videoRequest("frames_to_video", "vendorC2.7-i2v", { first_frame: media("image", "a.png"), last_frame: media("image", "b.png"), driving_audio: media("audio", "d.mp3"), resolution: "720p" }),
       [
         { type: "first_frame", url: "https://files.example/a.png" },
         { type: "last_frame", url: "https://files.example/b.png" },
@@ -171,13 +169,17 @@ describe("the adapter's requests fit the reference", () => {
     [
       "video_extend",
       "vendorC2.7-i2v",
-      { video: media("video", "clip.mp4"), direction: "after", duration: 10, resolution: "720p" },
+      videoRequest("video_extend", "vendorC2.7-i2v", { instruction: "The boat sails on", video: media("video", "clip.mp4"), direction: "after", duration: 10, resolution: "720p" }),
       [{ type: "first_clip", url: "https://files.example/clip.mp4" }],
     ],
     [
       "reference_to_video",
       "vendorC2.7-r2v",
-      { prompt: "They meet", references: [{ kind: "image", media: media("image", "hero.png"), role: "subject" }, { kind: "video", media: media("video", "motion.mp4") }], resolution: "720p" },
+      videoRequest("reference_to_video", "vendorC2.7-r2v", {
+        prompt: "They meet",
+        references: [{ kind: "image", media: media("image", "hero.png"), role: "subject" }, { kind: "video", media: media("video", "motion.mp4") }],
+        resolution: "720p",
+      }),
       [
         { type: "reference_image", url: "https://files.example/hero.png", reference_description: "subject" },
         { type: "reference_video", url: "https://files.example/motion.mp4" },
@@ -186,11 +188,11 @@ describe("the adapter's requests fit the reference", () => {
     [
       "video_edit",
       "vendorC2.7-videoedit",
-      { instruction: "Make it night", video: media("video", "source.mp4"), audio_setting: "origin", resolution: "720p" },
+      videoRequest("video_edit", "vendorC2.7-videoedit", { instruction: "Make it night", source_video: media("video", "source.mp4"), audio_setting: "origin", resolution: "720p" }),
       [{ type: "video", url: "https://files.example/source.mp4" }],
     ],
-  ])("sends %s on %s as input.media by the reference's types", async (capability, model, input, expected) => {
-    const sent = await sentBy(videoRequest(capability, model, input));
+  ])("sends %s on %s as input.media by the reference's types", async (capability, model, request, expected) => {
+    const sent = await sentBy(request);
     expect(createRequestSchema.safeParse(sent).success, JSON.stringify(sent)).toBe(true);
     expect(sent.model).toBe(DEFAULT_VENDOR_IDS.vendorC?.models[model]);
     expect(sent.input.media).toEqual(expected);
@@ -199,7 +201,7 @@ describe("the adapter's requests fit the reference", () => {
   });
 
   it("asks for an extension before the clip with the one field of ours the reference has not", async () => {
-    const sent = await sentBy(videoRequest("video_extend", "vendorC2.7-i2v", { video: media("video", "clip.mp4"), direction: "before", duration: 10, resolution: "720p" }));
+    const sent = await sentBy(videoRequest("video_extend", "vendorC2.7-i2v", { instruction: "The boat sails on", video: media("video", "clip.mp4"), direction: "before", duration: 10, resolution: "720p" }));
     expect(sent.parameters.extend_direction).toBe("before");
     const { extend_direction: _ours, ...parameters } = sent.parameters;
     expect(createRequestSchema.safeParse({ ...sent, parameters }).success).toBe(true);

@@ -7,12 +7,11 @@ import { generateImages } from "./image.js";
 import { generateVendorAMusic } from "./music.js";
 import { answerAboutImages } from "./image-understanding.js";
 import { synthesizeSpeech } from "./speech.js";
-import { pollVendorAVideo, submitVendorAVideo } from "./video.js";
+import { pollVendorAVideo, submitVendorAVideo, type VendorAVideoCapability } from "./video.js";
 import { answerAboutVideo } from "./video-understanding.js";
 import { cloneVendorAVoice } from "./voice-clone.js";
 
-type VendorAVideo = "text_to_video" | "image_to_video" | "frames_to_video" | "reference_to_video";
-type Served = "text_to_speech" | ImageCapability | "image_to_text" | VendorAVideo | "video_to_text" | MusicCapability | "voice_clone";
+type Served = "text_to_speech" | ImageCapability | "image_to_text" | VendorAVideoCapability | "video_to_text" | MusicCapability | "voice_clone";
 
 // vendorA: speech, music, voice clone, image-01-live images and M3 understanding answer synchronously; h3 video
 // is polled and cannot be canceled. One file per call; this maps each capability to its call.
@@ -23,7 +22,7 @@ export function vendorAAdapter(endpoint: ProviderEndpoint): ProviderAdapter {
   const video = {
     submit: (request, signal) => submitVendorAVideo(endpoint, request, signal),
     poll: (ref, request, signal) => pollVendorAVideo(endpoint, ref, request, signal),
-  } satisfies CapabilityHandler<VendorAVideo>;
+  } satisfies CapabilityHandler<VendorAVideoCapability>;
   const music = {
     submit: (request, signal) => generateVendorAMusic(endpoint, request, signal),
   } satisfies CapabilityHandler<MusicCapability>;

@@ -2,7 +2,8 @@ import type { ProviderEndpoint } from "../../config.js";
 import { bearerJsonCall, type VendorResponse } from "../http.js";
 import { jsonAnswer } from "../json-answer.js";
 import { pollDelayMs } from "../poll-delay.js";
-import { ProviderFailure, type ProviderOutcome, type ProviderRequest } from "../types.js";
+import type { ProviderRequestOf } from "../served-capabilities.js";
+import { ProviderFailure, type ProviderOutcome } from "../types.js";
 import { videoJob, type VideoJob } from "../video-job.js";
 import { vendorAAnswer, vendorAModelId } from "./call.js";
 import { videoMediaFields } from "./video-media.js";
@@ -58,15 +59,18 @@ async function call(endpoint: ProviderEndpoint, path: string, signal: AbortSigna
   return answerOf(await bearerJsonCall(endpoint, path, signal, { body, timeoutMs }));
 }
 
+// The capabilities V2 serves: generation from text, a first frame, frames or references (no edit, no extension).
+export type VendorAVideoCapability = "text_to_video" | "image_to_video" | "frames_to_video" | "reference_to_video";
+
 // The vendor takes a ratio for every task, or `adaptive` to follow the media. A request that names none keeps the
 // card's default for text alone, and follows its frames or references otherwise.
-function ratioOf(job: VideoJob, request: ProviderRequest): string {
-  const asked = (request.input as { aspect_ratio?: unknown }).aspect_ratio;
-  if (typeof asked === "string") return asked;
+function ratioOf(job: VideoJob, request: ProviderRequestOf<VendorAVideoCapability>): string {
+  const asked = request.input.aspect_ratio;
+  if (asked !== undefined) return asked;
   return job.capability === "text_to_video" ? job.aspectRatio : "adaptive";
 }
 
-export async function submitVendorAVideo(endpoint: ProviderEndpoint, request: ProviderRequest, signal: AbortSignal): Promise<ProviderOutcome> {
+export async function submitVendorAVideo(endpoint: ProviderEndpoint, request: ProviderRequestOf<VendorAVideoCapability>, signal: AbortSignal): Promise<ProviderOutcome> {
   const job = videoJob(request);
   const answer = await call(endpoint, SUBMIT_PATH, signal, {
     model: vendorAModelId(endpoint, job.model.id),
@@ -87,7 +91,7 @@ function failureOf(task: VideoTask): ProviderFailure {
   return new ProviderFailure("model_request_failed", `vendor task ${task.status ?? ""}${code ? ` (${code})` : ""}: ${message}`, false);
 }
 
-export async function pollVendorAVideo(endpoint: ProviderEndpoint, ref: string, request: ProviderRequest, signal: AbortSignal): Promise<ProviderOutcome> {
+export async function pollVendorAVideo(endpoint: ProviderEndpoint, ref: string, request: ProviderRequestOf<VendorAVideoCapability>, signal: AbortSignal): Promise<ProviderOutcome> {
   const separator = ref.lastIndexOf(REF_SEPARATOR);
   const taskId = separator < 0 ? ref : ref.slice(0, separator);
   const submitted = separator < 0 ? undefined : new Date(Number(ref.slice(separator + 1)));

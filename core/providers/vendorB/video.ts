@@ -2,8 +2,9 @@ import type { ProviderEndpoint } from "../../config.js";
 import { vendorFetch, type VendorResponse } from "../http.js";
 import { jsonAnswer } from "../json-answer.js";
 import { pollDelayMs } from "../poll-delay.js";
-import { ProviderFailure, type ProviderOutcome, type ProviderOutput, type ProviderRequest } from "../types.js";
-import { videoJob } from "../video-job.js";
+import type { ProviderRequestOf } from "../served-capabilities.js";
+import { ProviderFailure, type ProviderOutcome, type ProviderOutput } from "../types.js";
+import { videoJob, type VideoJobCapability } from "../video-job.js";
 import { errorOf, httpFailure, jobFailure, notJson } from "./failures.js";
 import { vendorModelId } from "../../catalog/vendor-ids.js";
 import { videoContent } from "./video-content.js";
@@ -44,7 +45,7 @@ function answerOf(response: VendorResponse): GenerationTask {
   return body as GenerationTask;
 }
 
-export async function submitVendorBVideo(endpoint: ProviderEndpoint, request: ProviderRequest, signal: AbortSignal): Promise<ProviderOutcome> {
+export async function submitVendorBVideo(endpoint: ProviderEndpoint, request: ProviderRequestOf<VideoJobCapability>, signal: AbortSignal): Promise<ProviderOutcome> {
   const job = videoJob(request);
   const body = {
     model: vendorModelId(endpoint.ids, job.model.id),
@@ -67,7 +68,7 @@ export async function submitVendorBVideo(endpoint: ProviderEndpoint, request: Pr
   return { status: "pending", ref: created.id, pollAfterMs: pollDelayMs(undefined) };
 }
 
-export async function pollVendorBVideo(endpoint: ProviderEndpoint, ref: string, request: ProviderRequest, signal: AbortSignal): Promise<ProviderOutcome> {
+export async function pollVendorBVideo(endpoint: ProviderEndpoint, ref: string, request: ProviderRequestOf<VideoJobCapability>, signal: AbortSignal): Promise<ProviderOutcome> {
   const task = answerOf(await call(endpoint, "GET", `${TASKS_PATH}/${encodeURIComponent(ref)}`, signal));
   switch (task.status) {
     case "queued":
@@ -88,7 +89,7 @@ export async function pollVendorBVideo(endpoint: ProviderEndpoint, ref: string, 
   }
 }
 
-function outputsOf(task: GenerationTask, request: ProviderRequest): ProviderOutput[] {
+function outputsOf(task: GenerationTask, request: ProviderRequestOf<VideoJobCapability>): ProviderOutput[] {
   const video = task.content?.video_url;
   if (!video) throw new ProviderFailure("model_request_failed", "vendor reported success without a video_url", false);
   const job = videoJob(request);

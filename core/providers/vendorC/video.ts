@@ -2,9 +2,10 @@ import type { ProviderEndpoint } from "../../config.js";
 import { vendorFetch, type VendorResponse } from "../http.js";
 import { jsonAnswer } from "../json-answer.js";
 import { pollDelayMs } from "../poll-delay.js";
-import { ProviderFailure, type ProviderOutcome, type ProviderOutput, type ProviderRequest } from "../types.js";
+import type { ProviderRequestOf } from "../served-capabilities.js";
+import { ProviderFailure, type ProviderOutcome, type ProviderOutput } from "../types.js";
 import { vendorModelId } from "../../catalog/vendor-ids.js";
-import { videoJob } from "../video-job.js";
+import { videoJob, type VideoJobCapability } from "../video-job.js";
 import { httpFailure, notJson, taskFailure } from "./failures.js";
 import { reworkParameters, synthesisMedia } from "./video-input.js";
 
@@ -46,7 +47,7 @@ function submittedAt(value: string | undefined): Date | undefined {
   return value === undefined ? undefined : new Date(`${value.replace(" ", "T")}Z`);
 }
 
-export async function submitVendorCVideo(endpoint: ProviderEndpoint, request: ProviderRequest, signal: AbortSignal): Promise<ProviderOutcome> {
+export async function submitVendorCVideo(endpoint: ProviderEndpoint, request: ProviderRequestOf<VideoJobCapability>, signal: AbortSignal): Promise<ProviderOutcome> {
   const job = videoJob(request);
   const parameters = {
     resolution: job.resolution.toUpperCase(),
@@ -89,7 +90,7 @@ export async function submitVendorCVideo(endpoint: ProviderEndpoint, request: Pr
   return { status: "pending", ref: taskId, pollAfterMs: pollDelayMs(undefined) };
 }
 
-export async function pollVendorCVideo(endpoint: ProviderEndpoint, ref: string, request: ProviderRequest, signal: AbortSignal): Promise<ProviderOutcome> {
+export async function pollVendorCVideo(endpoint: ProviderEndpoint, ref: string, request: ProviderRequestOf<VideoJobCapability>, signal: AbortSignal): Promise<ProviderOutcome> {
   const response = await vendorFetch(
     `${endpoint.baseUrl}${TASKS_PATH}/${encodeURIComponent(ref)}`,
     { method: "GET", headers: headers(endpoint), timeoutMs: READ_TIMEOUT_MS },
@@ -118,7 +119,7 @@ export async function pollVendorCVideo(endpoint: ProviderEndpoint, ref: string, 
   }
 }
 
-function outputsOf(output: NonNullable<TaskAnswer["output"]>, request: ProviderRequest): ProviderOutput[] {
+function outputsOf(output: NonNullable<TaskAnswer["output"]>, request: ProviderRequestOf<VideoJobCapability>): ProviderOutput[] {
   if (!output.video_url) throw new ProviderFailure("model_request_failed", "vendor reported success without a video_url", false);
   const job = videoJob(request);
   const outputs: ProviderOutput[] = [{ url: output.video_url, kind: "video", format: job.outputFormat }];
