@@ -197,6 +197,21 @@ describe("the adapter's requests fit the reference", () => {
     }
   });
 
+  it("sends no container field, which the reference has not, and reads the task's video as MP4", async () => {
+    const vendor = await fixedAnswers({ POST: reference.examples.createResponse, GET: reference.examples.task });
+    try {
+      const request = videoRequest("text_to_video", "vendorB-2.5", { prompt: "x", resolution: "480p", duration: 4, output_format: "mov" });
+      await submitVendorBVideo(endpointAt(vendor.url), request, AbortSignal.timeout(60_000));
+      const sent = vendor.requests[0]?.body as Json;
+      expect(createRequestSchema.safeParse(sent).success, JSON.stringify(sent)).toBe(true);
+      expect(sent).not.toHaveProperty("file_format");
+      const outcome = await pollVendorBVideo(endpointAt(vendor.url), String(reference.examples.createResponse.id), request, AbortSignal.timeout(60_000));
+      expect(outcome).toMatchObject({ status: "done", outputs: [{ kind: "video", format: "mp4" }] });
+    } finally {
+      await vendor.close();
+    }
+  });
+
   it("sends first and last frames by the reference's roles", async () => {
     const vendor = await fixedAnswers({ POST: reference.examples.createResponse });
     try {

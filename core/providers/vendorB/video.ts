@@ -10,7 +10,8 @@ import { vendorModelId } from "../../catalog/vendor-ids.js";
 import { videoContent } from "./video-content.js";
 
 // vendorB video generation, edit and extension (docs/providers/vendorB.md): create a generation task, then read
-// it until it is `succeeded`, `failed`, `cancelled` or `expired`; a task can be cancelled while it waits.
+// it until it is `succeeded`, `failed`, `cancelled` or `expired`; a task can be cancelled while it waits. The
+// reference has no container field: every task's video is MP4, and no vendorB model offers another.
 
 const TASKS_PATH = "/api/v3/contents/generations/tasks";
 const SUBMIT_TIMEOUT_MS = 30_000;
@@ -59,9 +60,6 @@ export async function submitVendorBVideo(endpoint: ProviderEndpoint, request: Pr
     return_last_frame: job.returnLastFrame,
     ...(job.seed !== undefined ? { seed: job.seed } : {}),
     ...(job.webSearch ? { tools: [{ type: "web_search" }] } : {}),
-    // The reference has no container field and answers MP4; MOV is asked for with a field of ours, which only
-    // the emulator knows (docs/providers/vendorB.md, "Not in the reference").
-    ...(job.outputFormat === "mov" ? { file_format: "mov" } : {}),
   };
   const created = answerOf(await call(endpoint, "POST", TASKS_PATH, signal, body, SUBMIT_TIMEOUT_MS));
   if (!created.id) throw new ProviderFailure("model_request_failed", "vendor accepted the task without an id", false);
@@ -93,7 +91,7 @@ function outputsOf(task: GenerationTask, request: ProviderRequestOf<VideoJobCapa
   const video = task.content?.video_url;
   if (!video) throw new ProviderFailure("model_request_failed", "vendor reported success without a video_url", false);
   const job = videoJob(request);
-  const outputs: ProviderOutput[] = [{ url: video, kind: "video", format: job.outputFormat }];
+  const outputs: ProviderOutput[] = [{ url: video, kind: "video", format: "mp4" }];
   const lastFrame = task.content?.last_frame_url;
   if (lastFrame && job.returnLastFrame) outputs.push({ url: lastFrame, kind: "image", format: "png", role: "last_frame" });
   return outputs;
