@@ -69,7 +69,7 @@ export function createCore(config: Config, overrides: CoreOverrides = {}): Core 
   const ids = overrides.ids ?? defaultIds(clock);
   // The parts other areas play in every task's ending (core/tasks/finish-batch.ts).
   const finishParticipants = [callbackDeliveryParticipant(ids)];
-  const finishes = new GroupCommit<TaskEnding, TaskRow | null>((group) => finishBatch(database.db, group, finishParticipants));
+  const finishes = new GroupCommit<TaskEnding, TaskRow | null>((group) => finishBatch(database.endings, group, finishParticipants));
   const principals = new PrincipalCache(database.direct);
   const taskChanges = new TaskChangeHub(config.databaseUrl, config.databaseQueryTimeoutMs);
   return {

@@ -23,12 +23,16 @@ export interface Database {
   // here: postgres.js 3.4 fails `begin` with UNSAFE_TRANSACTION when prepared statements share a client whose
   // pipelining is off, which is why drizzle's pool sends its statements unprepared.
   reads: DirectSql;
+  // Task endings (core/tasks/finish-batch.ts): group transactions whose endings send their statements side by
+  // side, pipelined on the transaction's connection, which the shared pool must not do either.
+  endings: Db;
   close(): Promise<void>;
 }
 
 // Connections open on first use, so a process that never reads or admits this way holds none of them.
 const DIRECT_CONNECTIONS = 2;
 const READ_CONNECTIONS = 4;
+const ENDING_CONNECTIONS = 2;
 
 // `query_timeout` (seconds) is added to postgres.js by scripts/patch-postgres-js.ts: a connection that has waited
 // this long without a byte of answer is ended and its queries fail as a lost connection, which every caller
@@ -43,13 +47,15 @@ export function connectDatabase(url: string, options: { max?: number; queryTimeo
   const client = postgres(url, { ...noPipelining, ...common, max: options.max ?? 10 });
   const direct = postgres(url, { ...common, max: DIRECT_CONNECTIONS });
   const reads = postgres(url, { ...noPipelining, ...common, max: READ_CONNECTIONS });
+  const endingsClient = postgres(url, { ...common, max: ENDING_CONNECTIONS });
   const db = drizzle(client, { schema });
   return {
     db,
     direct,
     reads,
+    endings: drizzle(endingsClient, { schema }),
     close: async () => {
-      await Promise.all([client.end({ timeout: 5 }), direct.end({ timeout: 5 }), reads.end({ timeout: 5 })]);
+      await Promise.all([client.end({ timeout: 5 }), direct.end({ timeout: 5 }), reads.end({ timeout: 5 }), endingsClient.end({ timeout: 5 })]);
     },
   };
 }
