@@ -4,16 +4,15 @@ import type { VendorImageModel } from "./image-model.js";
 // docs/providers/reference/vendorE-imagen-predict.json): `sampleCount` 1 to 4, `sampleImageSize` 1K or 2K and
 // the five `aspectRatio` values. Imagen has no negative prompt on these models. The palette, related sets and
 // several input images are fields of ours the reference does not have (vendorE.md, "Where we still differ"):
-// the stand-in keeps serving them so the service's use of them stays tested. So does an `aspectRatio` that is an
-// input image's own ratio (`source`), which Imagen refuses unless it is one of the five; the adapter is to send
-// the nearest of the five instead (the output's size is then the vendor's), and this exception goes with it.
+// the stand-in keeps serving them so the service's use of them stays tested. An `aspectRatio` other than the
+// five is refused, an input image's own ratio included, as Imagen refuses it.
 
 const IMAGEN_ASPECTS = ["1:1", "3:4", "4:3", "9:16", "16:9"];
 const IMAGEN: Omit<VendorImageModel, "id"> = {
   counts: [1, 2, 3, 4],
   tiers: ["1K", "2K"],
   aspects: IMAGEN_ASPECTS,
-  sourceRatio: true,
+  sourceRatio: false,
   sequence: false,
   palette: false,
   seed: true,

@@ -151,6 +151,26 @@ describe("the adapter's requests fit the reference", () => {
     expect(outcome).toMatchObject({ status: "done" });
   });
 
+  it("sends a canvas that follows a 1:2 input image at the nearest of Imagen's ratios (9:16), which the emulator renders; the input's own ratio it refuses", async () => {
+    const request: ProviderRequest = {
+      taskId: "task_contract",
+      capability: "image_to_image",
+      model: "vendorE-image-2.5-sunburst",
+      input: { prompt: "in blue", model: "vendorE-image-2.5-sunburst", count: 1, canvas: { tier: "1K", aspect: "source" }, images: [artifact("base")], output_relationship: "independent" },
+    };
+    const outcome = await submit(request);
+    const sent = proxy.bodies[0] as { parameters: Record<string, unknown> };
+    expect(requestSchema.safeParse(sent).success, JSON.stringify(sent).slice(0, 400)).toBe(true);
+    expect(sent.parameters.aspectRatio).toBe("9:16");
+    expect(outcome).toMatchObject({ status: "done", outputs: [{ kind: "image", format: "png" }] });
+    if (outcome.status !== "done") return;
+    expect(await probeMedia(Buffer.from(outcome.outputs[0]!.url.split(",")[1]!, "base64"))).toMatchObject({ width: 576, height: 1024 });
+
+    const ownRatio = await emulatorPredict(CAPABILITY, { ...sent, parameters: { ...sent.parameters, aspectRatio: "1:2" } });
+    expect(ownRatio.status).toBe(400);
+    expect(errorSchema.safeParse(ownRatio.body).success, JSON.stringify(ownRatio.body)).toBe(true);
+  });
+
   it("sends a region on the base as Imagen's mask image; a region on another input stays a box of ours", async () => {
     const edit = (regions: object[]): ProviderRequest => ({
       taskId: "task_contract",

@@ -99,19 +99,23 @@ interface ModelCase {
   inputs: number;
   tier: string;
   count: number;
+  // The canvas of a `source` ratio following the 1:2 grey picture: the tier's long edge by half of it, except on
+  // Imagen (vendorE), which renders five ratios only and is sent the nearest of them, 9:16.
+  width: number;
+  height: number;
 }
 
 const MODELS: ModelCase[] = [
-  { model: "vendorE-image-2.5-flare", inputs: 2, tier: "1K", count: 2 },
-  { model: "vendorE-image-2.5-sunburst", inputs: 2, tier: "1K", count: 1 },
-  { model: "vendorE-image-2", inputs: 2, tier: "1K", count: 2 },
-  { model: "image-01-live", inputs: 1, tier: "2K", count: 1 },
-  { model: "vendorC2.7-image-pro", inputs: 2, tier: "2K", count: 2 },
-  { model: "vendorC2.7-image", inputs: 2, tier: "1K", count: 1 },
-  { model: "vendorF-image-3.0-pro", inputs: 2, tier: "2K", count: 1 },
-  { model: "vendorF-image-3.0", inputs: 2, tier: "1K", count: 2 },
-  { model: "vendorF-image-2.0-pro", inputs: 2, tier: "2K", count: 1 },
-  { model: "vendorF-image-2.0", inputs: 1, tier: "1K", count: 1 },
+  { model: "vendorE-image-2.5-flare", inputs: 2, tier: "1K", count: 2, width: 576, height: 1024 },
+  { model: "vendorE-image-2.5-sunburst", inputs: 2, tier: "1K", count: 1, width: 576, height: 1024 },
+  { model: "vendorE-image-2", inputs: 2, tier: "1K", count: 2, width: 576, height: 1024 },
+  { model: "image-01-live", inputs: 1, tier: "2K", count: 1, width: 1024, height: 2048 },
+  { model: "vendorC2.7-image-pro", inputs: 2, tier: "2K", count: 2, width: 1024, height: 2048 },
+  { model: "vendorC2.7-image", inputs: 2, tier: "1K", count: 1, width: 512, height: 1024 },
+  { model: "vendorF-image-3.0-pro", inputs: 2, tier: "2K", count: 1, width: 1024, height: 2048 },
+  { model: "vendorF-image-3.0", inputs: 2, tier: "1K", count: 2, width: 512, height: 1024 },
+  { model: "vendorF-image-2.0-pro", inputs: 2, tier: "2K", count: 1, width: 1024, height: 2048 },
+  { model: "vendorF-image-2.0", inputs: 1, tier: "1K", count: 1, width: 512, height: 1024 },
 ];
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -123,7 +127,7 @@ async function expectFullRefund(task: any) {
 }
 
 describe("image_to_image on every image model", () => {
-  it.concurrent.each(MODELS)("$model restyles the last input toward the prompt at its ratio ($count at $tier)", async (m) => {
+  it.concurrent.each(MODELS)("$model restyles the last input toward the prompt at its ratio or the nearest it renders ($count at $tier, $width × $height)", async (m) => {
     const images = m.inputs === 2 ? [artifact(quadrants), artifact(greys)] : [artifact(greys)];
     const taskId = await create("/v1/images/image-to-image", {
       model: m.model,
@@ -134,10 +138,8 @@ describe("image_to_image on every image model", () => {
     });
     const task = await finished(taskId);
     expect(task.status, JSON.stringify(task.error)).toBe("succeeded");
-    // The last input is 1:2, so the canvas is the tier's long edge by half of it.
-    const long = m.tier === "2K" ? 2048 : 1024;
     expect(task.output.artifacts).toHaveLength(m.count);
-    for (const output of task.output.artifacts) expect(output).toMatchObject({ kind: "image", format: "png", width: long / 2, height: long });
+    for (const output of task.output.artifacts) expect(output).toMatchObject({ kind: "image", format: "png", width: m.width, height: m.height });
     const outputs = await pictures(task);
     for (const picture of outputs) {
       const top = pixelAt(picture, 0.25, 0.25);
@@ -148,7 +150,7 @@ describe("image_to_image on every image model", () => {
       for (const pixel of [top, bottom]) expect(pixel[2] - pixel[0], `${pixel}`).toBeGreaterThan(30);
     }
     expect(new Set(outputs.map((p) => sha256(p.bytes))).size).toBe(m.count);
-    expect(task.usage).toMatchObject({ image_count: m.count, image_pixels: m.count * (long / 2) * long });
+    expect(task.usage).toMatchObject({ image_count: m.count, image_pixels: m.count * m.width * m.height });
     expect(task.billing.refunded_credits).toBe("0.000000");
   });
 

@@ -1,13 +1,15 @@
 import type { ImageInputsAsk } from "../image-inputs.js";
 import { storedInputBase64 } from "../stored-bytes.js";
 import { boxMaskPng } from "./box-mask.js";
+import { imagenAspect } from "./imagen-aspect.js";
 import { predictParameters } from "./parameters.js";
 
 // Imagen image-to-image and edits (docs/providers/vendorE.md): the same predict call as text to image, with the
 // input images as numbered RAW reference images, their bytes inline (Imagen takes bytes or a Cloud Storage URI,
 // not a URL). An edit names its mode; its base is reference 1. A region on the base is a MASK reference as Imagen
 // takes it, a mask image of the base's size; a region on another input has no Imagen form and stays a box MASK
-// reference on the RAW image it targets, a form of ours.
+// reference on the RAW image it targets, a form of ours. A canvas that follows the input image is sent at the
+// nearest of Imagen's ratios.
 
 export async function referencePredictBody(ask: ImageInputsAsk, signal: AbortSignal) {
   const raw = await Promise.all(
@@ -42,7 +44,7 @@ export async function referencePredictBody(ask: ImageInputsAsk, signal: AbortSig
   return {
     instances: [{ prompt: ask.prompt, referenceImages: [...raw, ...masks] }],
     parameters: {
-      ...predictParameters(ask, ask.aspect, ask.output_relationship),
+      ...predictParameters(ask, imagenAspect(ask), ask.output_relationship),
       ...(ask.capability === "image_edit" ? { editMode } : {}),
     },
   };
