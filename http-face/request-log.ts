@@ -42,7 +42,8 @@ export function requestLogController(): LogController {
 
 // Request rate and latency by route template and status; a path no route matched is counted as one label.
 export function observeRequests(app: FastifyInstance, metrics: HttpMetrics): void {
-  app.addHook("onResponse", async (request, reply) => {
+  app.addHook("onResponse", (request, reply, done) => {
     metrics.observe(request.routeOptions.url ?? UNMATCHED_ROUTE, request.method, reply.statusCode, reply.elapsedTime / 1000);
+    done();
   });
 }

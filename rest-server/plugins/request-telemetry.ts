@@ -9,7 +9,7 @@ const taskBound = new WeakSet<FastifyRequest>();
 export function registerRequestTelemetry(app: FastifyInstance): void {
   // Route-level onRequest hooks (authentication) have run by now, and the body is not yet parsed, so even a
   // request refused for its body is logged with its tenant.
-  app.addHook("preParsing", async (request) => {
+  app.addHook("preParsing", (request, _reply, payload, done) => {
     const bindings: Record<string, string> = {};
     if (request.principal) bindings.tenant_id = request.principal.tenantId;
     const taskId = (request.params as { task_id?: unknown } | undefined)?.task_id;
@@ -18,11 +18,12 @@ export function registerRequestTelemetry(app: FastifyInstance): void {
       taskBound.add(request);
     }
     if (Object.keys(bindings).length > 0) bindRequestLog(request, bindings);
+    done(null, payload);
   });
   // A created (or replayed) task's id is known only from the answer.
-  app.addHook("preSerialization", async (request, _reply, payload) => {
+  app.addHook("preSerialization", (request, _reply, payload, done) => {
     const taskId = (payload as { task_id?: unknown } | null)?.task_id;
     if (typeof taskId === "string" && !taskBound.has(request)) bindRequestLog(request, { task_id: taskId });
-    return payload;
+    done(null, payload);
   });
 }

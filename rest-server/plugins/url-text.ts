@@ -11,18 +11,21 @@ function refusal(loc: string[], reason: string): ServiceError {
 // that are not UTF-8 (Fastify refuses those itself, as FST_ERR_BAD_URL) and escapes decoding to NUL or to half a
 // surrogate pair are 422 invalid_request, before authentication and any route.
 export function registerUrlText(app: FastifyInstance): void {
-  app.addHook("onRequest", async (request) => {
+  app.addHook("onRequest", (request, _reply, done) => {
+    // Without a percent-escape a URL decodes to itself, whose characters the HTTP parser already limited.
+    if (!request.url.includes("%")) return done();
     const [path = "", query = ""] = request.url.split(/\?(.*)/s);
     let decodedPath: string;
     try {
       decodedPath = decodeURIComponent(path);
     } catch {
-      throw refusal(["path"], "is not percent-encoded UTF-8");
+      return done(refusal(["path"], "is not percent-encoded UTF-8"));
     }
-    if (isUnstorableText(decodedPath)) throw refusal(["path"], UNSTORABLE_REASON);
+    if (isUnstorableText(decodedPath)) return done(refusal(["path"], UNSTORABLE_REASON));
     for (const [name, value] of new URLSearchParams(query)) {
-      if (isUnstorableText(name) || isUnstorableText(value)) throw refusal(["query", name], UNSTORABLE_REASON);
+      if (isUnstorableText(name) || isUnstorableText(value)) return done(refusal(["query", name], UNSTORABLE_REASON));
     }
+    done();
   });
 }
 
