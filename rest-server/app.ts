@@ -3,7 +3,6 @@ import { checkReadiness, type Core } from "../core/index.js";
 import { createHttpFace } from "../http-face/face.js";
 import { registerErrorHandling } from "./plugins/errors.js";
 import { registerJsonBody } from "./plugins/json-body.js";
-import { registerRateLimit } from "./plugins/rate-limit.js";
 import { frameworkErrors, PATH_PARAMETER_MAX_CHARS, registerUrlText } from "./plugins/url-text.js";
 import { clientErrorHandler } from "./plugins/client-errors.js";
 import { registerCors } from "./plugins/cors.js";
@@ -41,7 +40,6 @@ export function buildRestApp(core: Core, options: RestAppOptions = {}): FastifyI
   registerJsonBody(app);
   registerErrorHandling(app);
   registerUrlText(app);
-  registerRateLimit(app, core);
   registerCapabilityRoutes(app, core);
   registerTaskEventRoutes(app, core);
   registerQuoteRoutes(app, core);

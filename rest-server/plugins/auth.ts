@@ -1,5 +1,6 @@
 import type { FastifyRequest, onRequestAsyncHookHandler } from "fastify";
-import { authenticate, requireArea, type Area, type Core, type Principal } from "../../core/index.js";
+import { authenticate, enforceRateLimit, requireArea, type Area, type Core, type Principal } from "../../core/index.js";
+import { bindRequestLog } from "../../http-face/request-log.js";
 
 declare module "fastify" {
   interface FastifyRequest {
@@ -7,14 +8,19 @@ declare module "fastify" {
   }
 }
 
-// Every route but the signed artifact download names its area; this hook authenticates and checks it. It runs
-// on request, before the body is read, so an unauthenticated caller learns nothing about its body and costs
-// no parsing.
+// Every route but the signed artifact download names its area; this hook authenticates, checks the area and
+// counts the request against its API key's and its tenant's budgets (kept where every server process sees them),
+// in one hook on request, before the body is read: an unauthenticated caller learns nothing about its body and
+// costs no parsing, and a refused one costs none either. The X-RateLimit-* headers go on every answer to an
+// authenticated request, errors included; unauthenticated requests (401, signed downloads) are not counted.
 export function requireAuth(core: Core, area: Area): onRequestAsyncHookHandler {
-  return async (request) => {
+  return async (request, reply) => {
     const principal = await authenticate(core, request.headers.authorization);
+    bindRequestLog(request, { tenant_id: principal.tenantId });
     requireArea(principal, area);
     request.principal = principal;
+    const headers = await enforceRateLimit(core, { tenantId: principal.tenantId, credential: { kind: "api_key", id: principal.apiKeyId } });
+    reply.headers(headers);
   };
 }
 
