@@ -2,7 +2,7 @@ import { MUSIC_MODELS, type MusicModel } from "../catalog/audio-models.js";
 import type { MusicSongInput } from "../capabilities/audio/music-rules.js";
 import type { ProviderRequestOf } from "./served-capabilities.js";
 import { ProviderFailure } from "./types.js";
-import type { ResolvedMediaInput } from "./video-job.js";
+import type { ResolvedMediaInput } from "./vendor-input.js";
 
 // A text-to-music or reference-audio-to-music request as the music adapters see it: the song's controls, the
 // selected model's catalog entry and, for reference audio, the recording as the worker resolved it (a signed

@@ -1,10 +1,20 @@
 import type { CapabilityId, CapabilityInputOf } from "../capabilities/table.js";
 import type { MediaInput } from "../contracts/media-input.js";
-import type { ResolvedMediaInput } from "./video-job.js";
 
 // The input of a capability as its adapter receives it: the input its schema admitted (defaults filled in), every
 // media input replaced by our stored artifact with a signed URL and the facts decoding established
 // (core/tasks/media-inputs.ts inputForVendor).
+
+// A media input as core/tasks/media-inputs.ts hands it to adapters.
+export interface ResolvedMediaInput {
+  url: string;
+  kind: "image" | "video" | "audio";
+  format: string;
+  width: number | null;
+  height: number | null;
+  duration_seconds: number;
+  has_audio: boolean;
+}
 
 type ArtifactForm = Extract<MediaInput, { type: "artifact" }>;
 

@@ -4,7 +4,7 @@ import type { ReferenceKind } from "../contracts/media-input.js";
 import type { VideoOutputFormat } from "../contracts/video-options.js";
 import type { ProviderRequestOf } from "./served-capabilities.js";
 import { ProviderFailure } from "./types.js";
-import type { VendorInputOf } from "./vendor-input.js";
+import type { ResolvedMediaInput, VendorInputOf } from "./vendor-input.js";
 
 // A video generation, edit or extend request with every default filled in from the model's catalog entry and
 // every media input as the worker resolved it (a signed URL of ours plus the facts decoding established), so
@@ -12,17 +12,6 @@ import type { VendorInputOf } from "./vendor-input.js";
 // explicit control against the same constraints; what is left here is choosing the values of the omitted ones.
 
 export type VideoJobCapability = "text_to_video" | "image_to_video" | "frames_to_video" | "reference_to_video" | "video_edit" | "video_extend";
-
-// A media input as core/tasks/media-inputs.ts hands it to adapters.
-export interface ResolvedMediaInput {
-  url: string;
-  kind: "image" | "video" | "audio";
-  format: string;
-  width: number | null;
-  height: number | null;
-  duration_seconds: number;
-  has_audio: boolean;
-}
 
 export interface VideoJobReference {
   kind: ReferenceKind;

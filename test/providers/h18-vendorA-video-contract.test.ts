@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_VENDOR_IDS, mergeVendorIds, vendorIdProblems } from "../../core/catalog/vendor-ids.js";
 import type { ProviderRequestOf } from "../../core/providers/served-capabilities.js";
 import { ProviderFailure, type ProviderOutcome } from "../../core/providers/types.js";
-import type { ResolvedMediaInput } from "../../core/providers/video-job.js";
+import type { ResolvedMediaInput } from "../../core/providers/vendor-input.js";
 import { pollVendorAVideo, submitVendorAVideo, type VendorAVideoCapability } from "../../core/providers/vendorA/video.js";
 import { answerByMethod, emulatorBehindRecorder, emulatorCall, loadReference, schemaOf, serveMedia, startRecorder, vendorAEndpoint as endpointAt } from "./contract-support.js";
 import { COLOURS, halvesPng } from "./video-media.js";

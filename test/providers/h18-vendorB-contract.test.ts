@@ -5,7 +5,7 @@ import { VIDEO_MODELS } from "../../core/catalog/video-models.js";
 import type { ProviderEndpoint } from "../../core/config.js";
 import type { ProviderRequestOf } from "../../core/providers/served-capabilities.js";
 import { ProviderFailure } from "../../core/providers/types.js";
-import type { ResolvedMediaInput } from "../../core/providers/video-job.js";
+import type { ResolvedMediaInput } from "../../core/providers/vendor-input.js";
 import { enhanceVendorBPrompt } from "../../core/providers/vendorB/enhancer.js";
 import { cancelVendorBVideo, pollVendorBVideo, submitVendorBVideo } from "../../core/providers/vendorB/video.js";
 import { answerByMethod, emulatorBehindRecorder, emulatorCall as callEmulator, loadReference, schemaOf as schema, startRecorder } from "./contract-support.js";

@@ -5,7 +5,7 @@ import type { ProviderEndpoint } from "../../core/config.js";
 import { probeMedia } from "../../core/media/probe.js";
 import { ProviderFailure, type ProviderOutcome, type ProviderRequest } from "../../core/providers/types.js";
 import { vendorDAdapter } from "../../core/providers/vendorD/adapter.js";
-import type { ResolvedMediaInput } from "../../core/providers/video-job.js";
+import type { ResolvedMediaInput } from "../../core/providers/vendor-input.js";
 import { emulatorBehindRecorder, emulatorCall as callEmulator, loadReference, schemaOf as schema, startRecorder } from "./contract-support.js";
 import { COLOURS, halvesPng } from "./video-media.js";
 

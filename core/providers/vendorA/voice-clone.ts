@@ -6,7 +6,7 @@ import { clonedVoiceIdOf } from "../../voices/clone-lifecycle.js";
 import { vendorFetch } from "../http.js";
 import type { ProviderRequestOf } from "../served-capabilities.js";
 import { ProviderFailure, type ProviderOutcome } from "../types.js";
-import type { ResolvedMediaInput } from "../video-job.js";
+import type { ResolvedMediaInput } from "../vendor-input.js";
 import { callVendorA, vendorAAnswer } from "./call.js";
 import { languageBoostOf } from "./language-boost.js";
 

@@ -1,4 +1,5 @@
-import type { ResolvedMediaInput, VideoJob } from "../video-job.js";
+import type { ResolvedMediaInput } from "../vendor-input.js";
+import type { VideoJob } from "../video-job.js";
 
 // The `content` of a vendorB generation task as its reference defines it (docs/providers/vendorB.md): one text
 // item and media items by URL, each with one of the roles the reference lists. Everything else the task says

@@ -1,6 +1,7 @@
 import { storedInputBase64 } from "../stored-bytes.js";
 import { ProviderFailure } from "../types.js";
-import type { ResolvedMediaInput, VideoJob } from "../video-job.js";
+import type { ResolvedMediaInput } from "../vendor-input.js";
+import type { VideoJob } from "../video-job.js";
 
 // The instance of a Veo prediction in the Gemini API's form (docs/providers/vendorD.md): the prompt, and each
 // picture inline as `{bytesBase64Encoded, mimeType}` in the field that says how it is used (the Gemini API takes
