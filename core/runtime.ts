@@ -65,7 +65,9 @@ export function createCore(config: Config, overrides: CoreOverrides = {}): Core 
   registerDatabaseGauges(metrics.registry, database.db, config.workerHeartbeatIntervalMs);
   const providers = new ProviderRegistry(config, metrics);
   const rateLimits = createRateLimitCounter(config, database.db);
-  const admissions = new GroupCommit<Admission, AdmissionResult>((group) => admitBatch(database.direct, group));
+  // Two admission transactions at once, one per direct connection: the next batch's BEGIN and reads go out while
+  // the running one writes and commits (a tenant's balance row, locked by both, keeps their holds in order).
+  const admissions = new GroupCommit<Admission, AdmissionResult>((group) => admitBatch(database.direct, group), 2);
   const ids = overrides.ids ?? defaultIds(clock);
   // The parts other areas play in every task's ending (core/tasks/finish-batch.ts).
   const finishParticipants = [callbackDeliveryParticipant(ids)];
