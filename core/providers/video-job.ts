@@ -11,7 +11,13 @@ import type { ResolvedMediaInput, VendorInputOf } from "./vendor-input.js";
 // that each family's adapter only translates it into its own wire vocabulary. Admission already checked every
 // explicit control against the same constraints; what is left here is choosing the values of the omitted ones.
 
-export type VideoJobCapability = "text_to_video" | "image_to_video" | "frames_to_video" | "reference_to_video" | "video_edit" | "video_extend";
+const VIDEO_JOB_CAPABILITIES = ["text_to_video", "image_to_video", "frames_to_video", "reference_to_video", "video_edit", "video_extend"] as const;
+export type VideoJobCapability = (typeof VIDEO_JOB_CAPABILITIES)[number];
+
+// Every video capability served by one handler, for a family whose video calls read what differs from the job.
+export function everyVideoJob<Handler>(handler: Handler): Record<VideoJobCapability, Handler> {
+  return Object.fromEntries(VIDEO_JOB_CAPABILITIES.map((capability) => [capability, handler])) as Record<VideoJobCapability, Handler>;
+}
 
 export interface VideoJobReference {
   kind: ReferenceKind;

@@ -1,7 +1,7 @@
 import type { ProviderEndpoint } from "../../config.js";
 import { servingAdapter, type CapabilityHandler } from "../served-capabilities.js";
 import type { ProviderAdapter } from "../types.js";
-import type { VideoJobCapability } from "../video-job.js";
+import { everyVideoJob, type VideoJobCapability } from "../video-job.js";
 import { enhanceVendorBPrompt } from "./enhancer.js";
 import { cancelVendorBVideo, pollVendorBVideo, submitVendorBVideo } from "./video.js";
 
@@ -13,12 +13,7 @@ export function vendorBAdapter(endpoint: ProviderEndpoint): ProviderAdapter {
     cancel: (ref, _request, signal) => cancelVendorBVideo(endpoint, ref, signal),
   } satisfies CapabilityHandler<VideoJobCapability>;
   return servingAdapter<VideoJobCapability | "video_prompt_enhancement">("vendorB", { supportsCancel: true }, {
-    text_to_video: video,
-    image_to_video: video,
-    frames_to_video: video,
-    reference_to_video: video,
-    video_edit: video,
-    video_extend: video,
+    ...everyVideoJob(video),
     video_prompt_enhancement: { submit: (request, signal) => enhanceVendorBPrompt(endpoint, request, signal) },
   });
 }

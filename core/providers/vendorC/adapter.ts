@@ -2,7 +2,7 @@ import type { ProviderEndpoint } from "../../config.js";
 import type { ImageCapability } from "../image-inputs.js";
 import { servingAdapter, type CapabilityHandler } from "../served-capabilities.js";
 import type { ProviderAdapter } from "../types.js";
-import type { VideoJobCapability } from "../video-job.js";
+import { everyVideoJob, type VideoJobCapability } from "../video-job.js";
 import { cancelImageSynthesis, pollImageSynthesis, submitImageSynthesis } from "./image.js";
 import { pollVendorCVideo, submitVendorCVideo } from "./video.js";
 
@@ -23,11 +23,6 @@ export function vendorCAdapter(endpoint: ProviderEndpoint): ProviderAdapter {
     text_to_image: images,
     image_to_image: images,
     image_edit: images,
-    text_to_video: video,
-    image_to_video: video,
-    frames_to_video: video,
-    reference_to_video: video,
-    video_edit: video,
-    video_extend: video,
+    ...everyVideoJob(video),
   });
 }

@@ -1,7 +1,7 @@
 import type { ProviderEndpoint } from "../../config.js";
 import { servingAdapter, type CapabilityHandler } from "../served-capabilities.js";
 import type { ProviderAdapter } from "../types.js";
-import type { VideoJobCapability } from "../video-job.js";
+import { everyVideoJob, type VideoJobCapability } from "../video-job.js";
 import { pollVendorDVideo, submitVendorDVideo } from "./video.js";
 
 // vendorD: the Gemini API's Veo long-running video operations (generation from text, an image or references,
@@ -13,11 +13,6 @@ export function vendorDAdapter(endpoint: ProviderEndpoint): ProviderAdapter {
     poll: (ref, _request, signal) => pollVendorDVideo(endpoint, ref, signal),
   } satisfies CapabilityHandler<VideoJobCapability>;
   return servingAdapter<VideoJobCapability>("vendorD", { supportsCancel: false }, {
-    text_to_video: video,
-    image_to_video: video,
-    frames_to_video: video,
-    reference_to_video: video,
-    video_edit: video,
-    video_extend: video,
+    ...everyVideoJob(video),
   });
 }
