@@ -49,9 +49,10 @@ function firstVendorModel(family: VendorFamily, endpoint: ProviderEndpoint): str
 }
 
 const CHECKS: Record<VendorFamily, FamilyCheck> = {
-  // MiniMax-style: the video task query with a made-up id; every answer carries base_resp, 1004 for a bad key.
+  // MiniMax-style: Video Generation V2's task query (the video call the adapter makes) with a made-up id; every
+  // answer carries base_resp, 1004 for a bad key.
   vendorA: {
-    call: () => ({ method: "GET", path: `/v1/query/video_generation?task_id=${MADE_UP_TASK_ID}` }),
+    call: () => ({ method: "GET", path: `/v2/query/video_generation/${MADE_UP_TASK_ID}` }),
     headers: bearer,
     verdict: ({ status }, body) => {
       const code = record(record(body).base_resp).status_code;

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { waitForCallback } from "../callbacks/support.js";
 import { startReceiver, type Receiver } from "../callbacks/receiver.js";
 import { startHarness, waitForTask, type Harness } from "../support/harness.js";
+import { eventually } from "../support/wait.js";
 
 // The Prometheus text a process serves, read the way Prometheus reads it: by series.
 let h: Harness;
@@ -73,6 +74,11 @@ describe("task, vendor and callback metrics", () => {
 
 describe("queue and credit gauges", () => {
   it("show waiting jobs, their age, open tasks and held credits while no worker runs, read at scrape time", async () => {
+    // The tests before leave jobs of tasks already ended (a canceled task's execute job) for the worker to drop;
+    // a worker stopped before it ran them gives back those it had fetched, and they would be counted here.
+    await eventually("the jobs of earlier tests to run", 10_000, async () =>
+      series(await scrape(), "svc_jobs_queue_depth", { job: "execute_task" }) === 0 ? true : undefined,
+    );
     await h.stopWorker();
     try {
       const queued = await speak("metrics-queued");
