@@ -28,31 +28,59 @@ export function insufficientBalance(required: bigint, available: bigint): Servic
   });
 }
 
-// Inside an admission transaction: each tenant's available balance, its row locked until the transaction ends, so
-// the holds decided from it are the only change to it meanwhile. Rows are locked in tenant order, so two
-// admission transactions never deadlock. A tenant without an account has nothing available.
-export async function lockBalances(sql: AdmissionSql, tenantIds: readonly string[]): Promise<Map<string, bigint>> {
+// Inside an admission transaction: each tenant's available balance as committed when the batch began, read
+// without a lock, so that the batch holds no account row while it writes its tasks. A tenant without an account has
+// nothing available. The holds decided from it are taken last (takeHolds), guarded by the balance itself.
+export async function readBalances(sql: AdmissionSql, tenantIds: readonly string[]): Promise<Map<string, bigint>> {
   const rows = await sql<{ tenant_id: string; available: string }[]>`
-    select tenant_id, available::text from credit_accounts
-     where tenant_id = any(${[...tenantIds]}::text[])
-     order by tenant_id for update`;
+    select tenant_id, available::text from credit_accounts where tenant_id = any(${[...tenantIds]}::text[])`;
   return new Map(rows.map((r) => [r.tenant_id, BigInt(r.available)]));
 }
 
-// The holds decided against those balances, in one statement: a ledger row per task, one update per tenant.
-export async function recordHolds(sql: AdmissionSql, holds: readonly { tenantId: string; taskId: string; amount: bigint }[]): Promise<void> {
+export interface Hold {
+  tenantId: string;
+  taskId: string;
+  amount: bigint;
+}
+
+// The ledger row of each hold; the accounts change in takeHolds.
+export async function recordHoldEntries(sql: AdmissionSql, holds: readonly Hold[]): Promise<void> {
   const records = holds.map((h) => ({ tenant_id: h.tenantId, task_id: h.taskId, amount: h.amount.toString() }));
   await sql`
-    with held as (
-      insert into credit_ledger (tenant_id, task_id, kind, amount)
-      select h.tenant_id, h.task_id, 'hold', h.amount
-        from jsonb_to_recordset(${sql.json(records)}::jsonb) as h(tenant_id text, task_id text, amount bigint)
-      returning tenant_id, amount
+    insert into credit_ledger (tenant_id, task_id, kind, amount)
+    select h.tenant_id, h.task_id, 'hold', h.amount
+      from jsonb_to_recordset(${sql.json(records)}::jsonb) as h(tenant_id text, task_id text, amount bigint)`;
+}
+
+// Another transaction took from the balance between the batch's read and its holds: the batch is judged again.
+export class BalanceMoved extends Error {
+  constructor(tenantIds: readonly string[]) {
+    super(`the available balance of ${tenantIds.join(", ")} changed while holds were decided`);
+    this.name = "BalanceMoved";
+  }
+}
+
+// The holds moved from available to held, one update per tenant, each only if the balance still covers them:
+// the last statement of an admission batch, so each tenant's account row is locked from here to the commit
+// only (rows in tenant order, so two batches never deadlock). A balance another transaction lowered meanwhile
+// leaves its row unchanged and fails the batch with BalanceMoved.
+export async function takeHolds(sql: AdmissionSql, holds: readonly Hold[]): Promise<void> {
+  const totals = new Map<string, bigint>();
+  for (const hold of holds) totals.set(hold.tenantId, (totals.get(hold.tenantId) ?? 0n) + hold.amount);
+  const records = [...totals].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([tenant_id, total]) => ({ tenant_id, total: total.toString() }));
+  const taken = await sql<{ tenant_id: string }[]>`
+    with t as (
+      select * from jsonb_to_recordset(${sql.json(records)}::jsonb) as t(tenant_id text, total bigint)
+    ), locked as (
+      select tenant_id from credit_accounts where tenant_id in (select tenant_id from t) order by tenant_id for update
     )
     update credit_accounts c
        set available = c.available - t.total, held = c.held + t.total, updated_at = now()
-      from (select tenant_id, sum(amount) as total from held group by tenant_id) t
-     where c.tenant_id = t.tenant_id`;
+      from t join locked using (tenant_id)
+     where c.tenant_id = t.tenant_id and c.available >= t.total
+    returning c.tenant_id`;
+  const missed = records.map((r) => r.tenant_id).filter((id) => !taken.some((row) => row.tenant_id === id));
+  if (missed.length > 0) throw new BalanceMoved(missed);
 }
 
 // Settlements of the tasks that end in one transaction (core/tasks/finish-batch.ts). Each task settles at once with

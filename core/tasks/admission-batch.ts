@@ -1,4 +1,4 @@
-import { insufficientBalance, lockBalances, recordHolds } from "../credits/ledger.js";
+import { BalanceMoved, insufficientBalance, readBalances, recordHoldEntries, takeHolds } from "../credits/ledger.js";
 import type { AdmissionSql, DirectSql } from "../db/client.js";
 import { pipelinedTransaction } from "../db/pipelined-transaction.js";
 import { ServiceError } from "../errors/index.js";
@@ -29,7 +29,22 @@ export type AdmissionResult =
 
 const keyOf = (claim: { tenantId: string; key: string }) => `${claim.tenantId}\u0000${claim.key}`;
 
+// Judged again from fresh reads when another transaction took from a tenant's balance meanwhile (BalanceMoved):
+// the second reading sees that transaction committed. Past MAX_JUDGEMENTS the batch fails and the group commit
+// admits its members one by one.
+const MAX_JUDGEMENTS = 3;
+
 export async function admitBatch(direct: DirectSql, admissions: readonly Admission[]): Promise<AdmissionResult[]> {
+  for (let judgement = 1; ; judgement++) {
+    try {
+      return await judgeAndWrite(direct, admissions);
+    } catch (error) {
+      if (!(error instanceof BalanceMoved) || judgement >= MAX_JUDGEMENTS) throw error;
+    }
+  }
+}
+
+async function judgeAndWrite(direct: DirectSql, admissions: readonly Admission[]): Promise<AdmissionResult[]> {
   const keys = [...new Map(admissions.map((a) => [keyOf(a.claim), { tenantId: a.claim.tenantId, key: a.claim.key }])).values()];
   const keyIndex = new Map(keys.map((k, i) => [keyOf(k), i]));
   const payers = [...new Set(admissions.filter((a) => a.hold > 0n).map((a) => a.claim.tenantId))].sort();
@@ -38,7 +53,7 @@ export async function admitBatch(direct: DirectSql, admissions: readonly Admissi
     const [locked, stored, balances] = await Promise.all([
       tryLockKeys(connection, keys),
       readKeys(connection, keys),
-      payers.length > 0 ? lockBalances(connection, payers) : new Map<string, bigint>(),
+      payers.length > 0 ? readBalances(connection, payers) : new Map<string, bigint>(),
     ]);
 
     const results: AdmissionResult[] = [];
@@ -76,9 +91,11 @@ export async function admitBatch(direct: DirectSql, admissions: readonly Admissi
       if (replacingExpired.length > 0) writes.push(forgetKeys(connection, replacingExpired));
       writes.push(insertTaskRows(connection, rows));
       writes.push(...admissionHooks(connection, rows));
-      if (holds.length > 0) writes.push(recordHolds(connection, holds));
+      if (holds.length > 0) writes.push(recordHoldEntries(connection, holds));
       writes.push(recordKeys(connection, admitted.map((a) => ({ ...a.claim, taskId: a.row.id }))));
       writes.push(enqueueJobsDirect(connection, "execute_task", rows.map((row) => ({ task_id: row.id }))));
+      // Last, so the tenants' account rows stay locked only from here to the commit.
+      if (holds.length > 0) writes.push(takeHolds(connection, holds));
     }
     await Promise.all(writes);
     return results;

@@ -2,6 +2,8 @@ import { sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { parseCredits } from "../../core/index.js";
 import { findCapability } from "../../core/capabilities/table.js";
+import postgres from "postgres";
+import { admitBatch } from "../../core/tasks/admission-batch.js";
 import { admittedTaskRow } from "../../core/tasks/admitted-rows.js";
 import { parseCreateInput } from "../../core/tasks/create.js";
 import { balance, countRows, startHarness, type Harness } from "../support/harness.js";
@@ -82,6 +84,38 @@ describe("admissions committed together", () => {
     expect(new Set(admitted.map((r) => r.body.task_id)).size).toBe(1);
     expect(admitted.filter((r) => r.headers.get("idempotent-replayed") !== "true")).toHaveLength(1);
     for (const other of responses.filter((r) => r.status !== 202)) expect(other.body.error.code).toBe("request_in_progress");
+    expect(await executeJobsOf(tenant.tenantId)).toBe(1);
+  });
+
+  it("judges two batches that read one balance at once against what the other took, holding it once", async () => {
+    // "hello" costs 500 micro-credits: the balance covers one of the two batches, each judged alone on its own
+    // connection; whichever takes its hold second finds the balance lowered and is judged again.
+    const tenant = await h.newTenant("0.000500");
+    const capability = findCapability("text_to_speech")!;
+    const input = parseCreateInput(capability, { voice: "en_female_aria", input: "hello" });
+    const prepared = await capability.prepare(input, {
+      tenantId: tenant.tenantId,
+      isFamilyLive: () => true,
+      findVoice: async () => ({ voiceId: "en_female_aria", models: capability.modelIds }),
+    });
+    const admission = (key: string) => {
+      const now = new Date();
+      const row = admittedTaskRow({ id: h.core.ids.task(), tenantId: tenant.tenantId, capability, input, prepared, idempotencyKey: key, surface: "rest", requestId: `req_${key}`, now });
+      return { claim: { tenantId: tenant.tenantId, key, fingerprint: key, now }, row, hold: prepared.quote.totalMicro };
+    };
+    expect(prepared.quote.totalMicro).toBe(500n);
+    const direct = postgres(h.env.DATABASE_URL as string, { max: 2, onnotice: () => {} });
+    try {
+      const [first, second] = await Promise.all([admitBatch(direct, [admission("one-balance-a")]), admitBatch(direct, [admission("one-balance-b")])]);
+      const kinds = [first?.[0]?.kind, second?.[0]?.kind].sort();
+      expect(kinds).toEqual(["admitted", "refused"]);
+      const refused = [first?.[0], second?.[0]].find((result) => result?.kind === "refused");
+      expect(refused?.kind === "refused" ? refused.error.code : null).toBe("insufficient_balance");
+    } finally {
+      await direct.end();
+    }
+    expect(await balance(h, tenant.tenantId)).toEqual({ available: 0n, held: 500n, spent: 0n, granted: 500n });
+    expect(await countRows(h, sql`select count(*)::int as n from tasks where tenant_id = ${tenant.tenantId}`)).toBe(1);
     expect(await executeJobsOf(tenant.tenantId)).toBe(1);
   });
 
