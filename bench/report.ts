@@ -137,9 +137,10 @@ beside the service); requests per second are over all rounds, latencies the medi
 serving process' and the run database's Postgres backends' CPU time divided by the requests served. Create uses a new
 \`Idempotency-Key\` per request with no worker running; read cycles over 1,000 of those tasks. Completion admits the
 tasks first and counts from the first task's start to the last one's end, like the no-op reference
-(${int(SETTINGS.noopJobs)} jobs, the same worker concurrency of ${SETTINGS.workerConcurrency}). Admission → running is each task's
-\`started_at − created_at\` for tasks created ${SETTINGS.latencySpacingMs} ms apart with an idle worker (the no-op reference adds jobs
-as far apart). In flight scripts the emulator's \`hang\` fault so every vendorA video job stays running, and samples each
+(${int(SETTINGS.noopJobs)} jobs, the same worker concurrency of ${SETTINGS.workerConcurrency}). Admission → running is, for tasks created
+${SETTINGS.latencySpacingMs} ms apart with an idle worker, the time from just before the request is sent to the task's \`running\` event
+(the start transaction's time); the no-op reference adds jobs as far apart and times each from just before its
+\`add_job\` to the job's start. In flight scripts the emulator's \`hang\` fault so every vendorA video job stays running, and samples each
 process' resident memory (\`/proc/<pid>/status\`) from the first admission until ${SETTINGS.inFlightHoldSeconds} s after the last submission.
 `;
 }
