@@ -26,11 +26,23 @@ export interface VideoJobReference {
   voice: ResolvedMediaInput | undefined;
 }
 
-export interface VideoJob {
-  capability: VideoJobCapability;
-  model: VideoModel;
+// The text and media of a video request, which each capability's input names in its own way.
+interface VideoJobMedia {
   // The prompt, or the instruction of an edit or extension; image, frames and reference requests may omit it.
   prompt: string | undefined;
+  firstFrame: ResolvedMediaInput | undefined;
+  lastFrame: ResolvedMediaInput | undefined;
+  drivingAudio: ResolvedMediaInput | undefined;
+  references: VideoJobReference[];
+  // The video an edit reworks or an extension continues.
+  source: ResolvedMediaInput | undefined;
+  direction: "before" | "after" | undefined;
+  audioSetting: EditAudioSetting | undefined;
+}
+
+export interface VideoJob extends VideoJobMedia {
+  capability: VideoJobCapability;
+  model: VideoModel;
   negativePrompt: string | undefined;
   // The final duration: for an extension, the source and the new part together.
   durationSeconds: number;
@@ -49,26 +61,6 @@ export interface VideoJob {
   webSearch: boolean;
   returnLastFrame: boolean;
   outputFormat: VideoOutputFormat;
-  firstFrame: ResolvedMediaInput | undefined;
-  lastFrame: ResolvedMediaInput | undefined;
-  drivingAudio: ResolvedMediaInput | undefined;
-  references: VideoJobReference[];
-  // The video an edit reworks or an extension continues.
-  source: ResolvedMediaInput | undefined;
-  direction: "before" | "after" | undefined;
-  audioSetting: EditAudioSetting | undefined;
-}
-
-// The text and media of a video request, which each capability's input names in its own way.
-interface VideoJobMedia {
-  prompt: string | undefined;
-  firstFrame: ResolvedMediaInput | undefined;
-  lastFrame: ResolvedMediaInput | undefined;
-  drivingAudio: ResolvedMediaInput | undefined;
-  references: VideoJobReference[];
-  source: ResolvedMediaInput | undefined;
-  direction: "before" | "after" | undefined;
-  audioSetting: EditAudioSetting | undefined;
 }
 
 const NO_MEDIA: VideoJobMedia = {

@@ -34,6 +34,24 @@ function executeJobsOf(tenantId: string) {
   );
 }
 
+// Admissions of "hello" in speech for one tenant, as createTask would build them, to hand to the batch directly.
+async function helloAdmissions(tenantId: string) {
+  const capability = findCapability("text_to_speech")!;
+  const input = parseCreateInput(capability, { voice: "en_female_aria", input: "hello" });
+  const prepared = await capability.prepare(input, {
+    tenantId,
+    isFamilyLive: () => true,
+    findVoice: async () => ({ voiceId: "en_female_aria", models: capability.modelIds }),
+  });
+  const hold = prepared.quote.totalMicro;
+  const admission = (key: string) => {
+    const now = new Date();
+    const row = admittedTaskRow({ id: h.core.ids.task(), tenantId, capability, input, prepared, idempotencyKey: key, surface: "rest", requestId: `req_${key}`, now });
+    return { claim: { tenantId, key, fingerprint: key, now }, row, hold };
+  };
+  return { admission, hold };
+}
+
 describe("admissions committed together", () => {
   it("gives each of many tenants' concurrent requests its own task, hold and job, sharing transactions", async () => {
     // "hello" costs 500 micro-credits on hd; each rich tenant can pay for all of its requests, the poor one for two.
@@ -91,19 +109,8 @@ describe("admissions committed together", () => {
     // "hello" costs 500 micro-credits: the balance covers one of the two batches, each judged alone on its own
     // connection; whichever takes its hold second finds the balance lowered and is judged again.
     const tenant = await h.newTenant("0.000500");
-    const capability = findCapability("text_to_speech")!;
-    const input = parseCreateInput(capability, { voice: "en_female_aria", input: "hello" });
-    const prepared = await capability.prepare(input, {
-      tenantId: tenant.tenantId,
-      isFamilyLive: () => true,
-      findVoice: async () => ({ voiceId: "en_female_aria", models: capability.modelIds }),
-    });
-    const admission = (key: string) => {
-      const now = new Date();
-      const row = admittedTaskRow({ id: h.core.ids.task(), tenantId: tenant.tenantId, capability, input, prepared, idempotencyKey: key, surface: "rest", requestId: `req_${key}`, now });
-      return { claim: { tenantId: tenant.tenantId, key, fingerprint: key, now }, row, hold: prepared.quote.totalMicro };
-    };
-    expect(prepared.quote.totalMicro).toBe(500n);
+    const { admission, hold } = await helloAdmissions(tenant.tenantId);
+    expect(hold).toBe(500n);
     const direct = postgres(h.env.DATABASE_URL as string, { max: 2, onnotice: () => {} });
     try {
       const [first, second] = await Promise.all([admitBatch(direct, [admission("one-balance-a")]), admitBatch(direct, [admission("one-balance-b")])]);
@@ -121,28 +128,7 @@ describe("admissions committed together", () => {
 
   it("lets an admission the database refuses fail alone, admitting the others of its group", async () => {
     const tenant = await h.newTenant("1");
-    const capability = findCapability("text_to_speech")!;
-    const input = parseCreateInput(capability, { voice: "en_female_aria", input: "hello" });
-    const prepared = await capability.prepare(input, {
-      tenantId: tenant.tenantId,
-      isFamilyLive: () => true,
-      findVoice: async () => ({ voiceId: "en_female_aria", models: capability.modelIds }),
-    });
-    const admission = (key: string) => {
-      const now = new Date();
-      const row = admittedTaskRow({
-        id: h.core.ids.task(),
-        tenantId: tenant.tenantId,
-        capability,
-        input,
-        prepared,
-        idempotencyKey: key,
-        surface: "rest",
-        requestId: `req_${key}`,
-        now,
-      });
-      return { claim: { tenantId: tenant.tenantId, key, fingerprint: key, now }, row, hold: prepared.quote.totalMicro };
-    };
+    const { admission, hold } = await helloAdmissions(tenant.tenantId);
     const broken = admission("refused-by-the-database");
     // A status the tasks table's check constraint refuses: the whole group's transaction fails on it.
     broken.row.status = "lost";
@@ -153,6 +139,6 @@ describe("admissions committed together", () => {
     expect(await countRows(h, sql`select count(*)::int as n from tasks where tenant_id = ${tenant.tenantId}`)).toBe(2);
     expect(await countRows(h, sql`select count(*)::int as n from idempotency_keys where tenant_id = ${tenant.tenantId}`)).toBe(2);
     expect(await executeJobsOf(tenant.tenantId)).toBe(2);
-    expect((await balance(h, tenant.tenantId)).held).toBe(2n * prepared.quote.totalMicro);
+    expect((await balance(h, tenant.tenantId)).held).toBe(2n * hold);
   });
 });
