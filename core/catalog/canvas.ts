@@ -1,6 +1,7 @@
-// The pixel size of a canvas preset, defined once so that adapters, the vendor emulator and the tests agree.
-// A tier names the long edge in units of 1024 pixels ("2K" → 2048); the aspect fixes the short edge, rounded to
-// a multiple of 8 because image models work on 8-pixel latent blocks. 2K 16:9 is 2048 × 1152; 1K 1:1 is 1024².
+// The pixel size of a canvas preset, defined once for the catalog, the adapters and the tests (the vendor emulator
+// keeps its own copy, emulator/media/canvas-size.ts, so that what adapters send is checked, not derived). A tier
+// names the long edge in units of 1024 pixels ("2K" → 2048); the aspect fixes the short edge, rounded to a multiple
+// of 8 because image models work on 8-pixel latent blocks. 2K 16:9 is 2048 × 1152; 1K 1:1 is 1024².
 
 export interface PixelSize {
   width: number;

@@ -1,7 +1,7 @@
 // The frame size a video model produces for a resolution tier at an aspect ratio. The tier names the short
 // side (9:16 at 720p is 720 wide); the long side follows the ratio, rounded to an even number because H.264
-// in yuv420p needs even dimensions. Adapters that send pixel sizes, the emulator that renders them and the
-// tests that check them all read this one table.
+// in yuv420p needs even dimensions. The catalog, the adapters that send pixel sizes and the tests read this one
+// table; the emulator keeps its own copy (emulator/media/video-frame.ts), so that what adapters send is checked.
 
 const SHORT_SIDE: Readonly<Record<string, number>> = { "480p": 480, "720p": 720, "768p": 768, "1080p": 1080, "2k": 1440, "4k": 2160 };
 

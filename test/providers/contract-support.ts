@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
-import { afterAll, beforeAll, beforeEach } from "vitest";
+import { afterAll, beforeAll, beforeEach, expect } from "vitest";
 import { z } from "zod";
 import { DEFAULT_VENDOR_IDS } from "../../core/catalog/vendor-ids.js";
 import type { ProviderEndpoint } from "../../core/config.js";
@@ -18,6 +18,11 @@ export function loadReference<T>(fileName: string): T {
 
 export function schemaOf(part: object): z.ZodType {
   return z.fromJSONSchema(part as z.core.JSONSchema.JSONSchema);
+}
+
+// A reference copy's own examples, each against the part of the reference it illustrates.
+export function expectExamplesToParse(examples: readonly (readonly [z.ZodType, unknown])[]): void {
+  for (const [part, example] of examples) expect(part.safeParse(example).success).toBe(true);
 }
 
 // A reference of one request and its response, as vendorA's copies are kept.

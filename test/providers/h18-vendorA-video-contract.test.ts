@@ -5,7 +5,7 @@ import type { ProviderRequestOf } from "../../core/providers/served-capabilities
 import { ProviderFailure, type ProviderOutcome } from "../../core/providers/types.js";
 import type { ResolvedMediaInput } from "../../core/providers/vendor-input.js";
 import { pollVendorAVideo, submitVendorAVideo, type VendorAVideoCapability } from "../../core/providers/vendorA/video.js";
-import { answerByMethod, emulatorBehindRecorder, emulatorCall, loadReference, schemaOf, serveMedia, startRecorder, vendorAEndpoint as endpointAt } from "./contract-support.js";
+import { answerByMethod, emulatorBehindRecorder, emulatorCall, expectExamplesToParse, loadReference, schemaOf, serveMedia, startRecorder, vendorAEndpoint as endpointAt } from "./contract-support.js";
 import { COLOURS, halvesPng } from "./video-media.js";
 import { videoRequest } from "./video-requests.js";
 
@@ -71,15 +71,13 @@ async function sentBy(request: ProviderRequestOf<VendorAVideoCapability>): Promi
 
 describe("the reference copy", () => {
   it("accepts its own examples", () => {
-    for (const [part, example] of [
+    expectExamplesToParse([
       [createRequestSchema, reference.examples.createRequest],
       [createRequestSchema, reference.examples.framesRequest],
       [createResponseSchema, reference.examples.createResponse],
       [taskSchema, reference.examples.task],
       [taskSchema, reference.examples.failedTask],
-    ] as const) {
-      expect(part.safeParse(example).success).toBe(true);
-    }
+    ]);
   });
 
   it.each([

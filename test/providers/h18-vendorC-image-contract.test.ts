@@ -7,7 +7,7 @@ import type { ProviderRequestOf } from "../../core/providers/served-capabilities
 import { ProviderFailure, type ProviderOutcome } from "../../core/providers/types.js";
 import type { VendorInputOf } from "../../core/providers/vendor-input.js";
 import { pollImageSynthesis, submitImageSynthesis } from "../../core/providers/vendorC/image.js";
-import { answerByMethod, emulatorBehindRecorder, emulatorCall, loadReference, schemaOf, serveMedia, startRecorder } from "./contract-support.js";
+import { answerByMethod, emulatorBehindRecorder, emulatorCall, expectExamplesToParse, loadReference, schemaOf, serveMedia, startRecorder } from "./contract-support.js";
 import { COLOURS, halvesPng } from "./video-media.js";
 
 // vendorC's Wan 2.7 image generation and editing against the copy of Model Studio's reference kept in the repo
@@ -86,15 +86,13 @@ async function sentBy(request: ProviderRequestOf<ImageCapability>): Promise<Json
 
 describe("the reference copy", () => {
   it("accepts its own examples", () => {
-    for (const [part, example] of [
+    expectExamplesToParse([
       [createRequestSchema, reference.examples.createRequest],
       [createRequestSchema, reference.examples.textRequest],
       [createResponseSchema, reference.examples.createResponse],
       [taskSchema, reference.examples.task],
       [taskSchema, reference.examples.failedTask],
-    ] as const) {
-      expect(part.safeParse(example).success).toBe(true);
-    }
+    ]);
   });
 
   it.each([
