@@ -94,7 +94,13 @@ export function syncedCounter(store: BucketStore, syncMs: number): RateLimitCoun
     tenantsCounted = new Set();
     const startedAt = Date.now();
     const fail = (error: unknown) => {
-      for (const bucket of increments.keys()) buckets.delete(bucket);
+      // The buckets must meet the store again before they are counted here; hits counted since stay for the next
+      // exchange, whose waiting requests know their place among them.
+      for (const bucket of increments.keys()) {
+        const state = stateOf(bucket);
+        state.sending = 0;
+        state.syncedAt = 0;
+      }
       for (const tenantId of tenantIds) budgets.delete(tenantId);
       for (const request of answering) request.reject(error);
     };
