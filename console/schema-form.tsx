@@ -1,5 +1,5 @@
 import type { ComponentChildren } from "preact";
-import { useEffect, useState } from "preact/hooks";
+import { useLayoutEffect, useState } from "preact/hooks";
 import { MediaInput } from "./media-input";
 import { boundsText, fieldId, fieldKind, humanName, pointerOf, setAt } from "./schema";
 import type { JsonSchema } from "./types";
@@ -271,8 +271,9 @@ export function SchemaForm({ schema, body, onBody, ctx }: { schema: JsonSchema; 
     <Field name={name} schema={fieldSchema} path={[name]} required={required.has(name)} body={body} onBody={onBody} ctx={ctx} />
   );
 
-  // The first field a refusal points at takes the focus, so a keyboard or screen-reader user lands on it.
-  useEffect(() => {
+  // The first field a refusal points at takes the focus, so a keyboard or screen-reader user lands on it: in the
+  // same render that shows the error (a layout effect), never a frame later.
+  useLayoutEffect(() => {
     if (ctx.errors.size === 0) return;
     const invalid = document.querySelector<HTMLElement>('form [aria-invalid="true"]');
     invalid?.focus();
