@@ -55,4 +55,31 @@ describe("jobs added directly", () => {
     expect(JSON.parse(notices[0] as string)).toMatchObject({ count: 3 });
     expect((await jobsOf("fresh")).map((job) => job.identifier)).toEqual(["deliver_callback", "deliver_callback", "deliver_callback"]);
   });
+
+  it("add their jobs when another transaction registers the same new task identifier first", async () => {
+    await sql`delete from graphile_worker._private_jobs where payload->>'marker' like 'race%'`;
+    await sql`delete from graphile_worker._private_tasks where identifier = 'execute_task'`;
+    const other = postgres(database.url, { max: 1, onnotice: () => {} });
+    try {
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      let registered!: () => void;
+      const firstRegistered = new Promise<void>((resolve) => (registered = resolve));
+      const first = sql.begin(async (tx) => {
+        await enqueueJobsDirect(tx, "execute_task", [{ marker: "race-first" }]);
+        registered();
+        await released;
+      });
+      await firstRegistered;
+      // The second waits on the first's uncommitted identifier, then finds it committed.
+      const second = pipelinedTransaction(other, (tx) => enqueueJobsDirect(tx, "execute_task", [{ marker: "race-second" }]));
+      await expect.poll(async () => (await sql`select 1 from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()`).length).toBeGreaterThan(0);
+      release();
+      await Promise.all([first, second]);
+      expect((await jobsOf("race-first")).map((job) => job.identifier)).toEqual(["execute_task"]);
+      expect((await jobsOf("race-second")).map((job) => job.identifier)).toEqual(["execute_task"]);
+    } finally {
+      await other.end();
+    }
+  });
 });
