@@ -65,7 +65,7 @@ describe("jobs added directly", () => {
       const released = new Promise<void>((resolve) => (release = resolve));
       let registered!: () => void;
       const firstRegistered = new Promise<void>((resolve) => (registered = resolve));
-      const first = sql.begin(async (tx) => {
+      const first = pipelinedTransaction(sql, async (tx) => {
         await enqueueJobsDirect(tx, "execute_task", [{ marker: "race-first" }]);
         registered();
         await released;
