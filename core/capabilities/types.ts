@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import type { Area } from "../auth/areas.js";
 import type { VendorFamily } from "../vendor-families.js";
+import type { Fragment } from "../db/one-statement.js";
 import type { AdmissionSql, Executor } from "../db/client.js";
 import type { FieldFailure } from "../errors/index.js";
 import type { CommonCreateInput } from "../contracts/common-create.js";
@@ -75,8 +76,9 @@ export interface EndedTask {
 // What only some capabilities do around the lifecycle every task shares (a voice clone's voice exists from
 // admission and is settled by the task's end), each in the transaction of the step it joins.
 export interface CapabilityLifecycle {
-  // Inside the admission transaction, with this capability's tasks among those admitted together.
-  admitted?(sql: AdmissionSql, tasks: readonly AdmittedTask[]): Promise<void>;
+  // The write of this capability's tasks among those admitted together: a step of the admission's one write
+  // statement (core/db/one-statement.ts), never sent on its own.
+  admitted?(sql: AdmissionSql, tasks: readonly AdmittedTask[]): Fragment;
   // Inside the transaction that ends one of its tasks, after its status and its credits.
   finished?(tx: Executor, task: EndedTask, endedAt: Date): Promise<void>;
 }

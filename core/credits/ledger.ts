@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { AdmissionSql, Executor } from "../db/client.js";
+import type { Fragment } from "../db/one-statement.js";
 import { ServiceError } from "../errors/index.js";
 import { formatCredits } from "./money.js";
 
@@ -30,7 +31,7 @@ export function insufficientBalance(required: bigint, available: bigint): Servic
 
 // Inside an admission transaction: each tenant's available balance as committed when the batch began, read
 // without a lock, so that the batch holds no account row while it writes its tasks. A tenant without an account has
-// nothing available. The holds decided from it are taken last (takeHolds), guarded by the balance itself.
+// nothing available. The holds decided from it are taken by takeHolds, guarded by the account's own check.
 export async function readBalances(sql: AdmissionSql, tenantIds: readonly string[]): Promise<Map<string, bigint>> {
   const rows = await sql<{ tenant_id: string; available: string }[]>`
     select tenant_id, available::text from credit_accounts where tenant_id = any(${[...tenantIds]}::text[])`;
@@ -43,10 +44,11 @@ export interface Hold {
   amount: bigint;
 }
 
-// The ledger row of each hold; the accounts change in takeHolds.
-export async function recordHoldEntries(sql: AdmissionSql, holds: readonly Hold[]): Promise<void> {
+// The ledger row of each hold; the accounts change in takeHolds. Both are steps of the admission's one write
+// statement (core/db/one-statement.ts).
+export function recordHoldEntries(sql: AdmissionSql, holds: readonly Hold[]): Fragment {
   const records = holds.map((h) => ({ tenant_id: h.tenantId, task_id: h.taskId, amount: h.amount.toString() }));
-  await sql`
+  return sql`
     insert into credit_ledger (tenant_id, task_id, kind, amount)
     select h.tenant_id, h.task_id, 'hold', h.amount
       from jsonb_to_recordset(${sql.json(records)}::jsonb) as h(tenant_id text, task_id text, amount bigint)`;
@@ -60,15 +62,16 @@ export class BalanceMoved extends Error {
   }
 }
 
-// The holds moved from available to held, one update per tenant, each only if the balance still covers them:
-// the last statement of an admission batch, so each tenant's account row is locked from here to the commit
-// only (rows in tenant order, so two batches never deadlock). A balance another transaction lowered meanwhile
-// leaves its row unchanged and fails the batch with BalanceMoved.
-export async function takeHolds(sql: AdmissionSql, holds: readonly Hold[]): Promise<void> {
+// The holds moved from available to held, one update per tenant, each account row locked in tenant order (two
+// batches never deadlock) and only from the batch's write statement to its commit. The balance the holds were
+// judged against was read unlocked; if another transaction lowered it meanwhile below the holds, the account's
+// own check (available >= 0) fails the statement, and with it the transaction: balanceMovedFrom tells that
+// failure apart, and the batch is judged again.
+export function takeHolds(sql: AdmissionSql, holds: readonly Hold[]): Fragment {
   const totals = new Map<string, bigint>();
   for (const hold of holds) totals.set(hold.tenantId, (totals.get(hold.tenantId) ?? 0n) + hold.amount);
   const records = [...totals].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([tenant_id, total]) => ({ tenant_id, total: total.toString() }));
-  const taken = await sql<{ tenant_id: string }[]>`
+  return sql`
     with t as (
       select * from jsonb_to_recordset(${sql.json(records)}::jsonb) as t(tenant_id text, total bigint)
     ), locked as (
@@ -77,11 +80,17 @@ export async function takeHolds(sql: AdmissionSql, holds: readonly Hold[]): Prom
     update credit_accounts c
        set available = c.available - t.total, held = c.held + t.total, updated_at = now()
       from t join locked using (tenant_id)
-     where c.tenant_id = t.tenant_id and c.available >= t.total
-    returning c.tenant_id`;
-  const missed = records.map((r) => r.tenant_id).filter((id) => !taken.some((row) => row.tenant_id === id));
-  if (missed.length > 0) throw new BalanceMoved(missed);
+     where c.tenant_id = t.tenant_id`;
 }
+
+// BalanceMoved when `error` is the available-balance check failing in an admission's takeHolds.
+export function balanceMovedFrom(error: unknown, tenantIds: readonly string[]): BalanceMoved | null {
+  const failure = error as { code?: string; constraint_name?: string } | null;
+  return failure?.code === CHECK_VIOLATION && failure.constraint_name === AVAILABLE_CHECK ? new BalanceMoved(tenantIds) : null;
+}
+
+const CHECK_VIOLATION = "23514";
+const AVAILABLE_CHECK = "credit_accounts_available_check";
 
 // Settlements of the tasks that end in one transaction (core/tasks/finish-batch.ts). Each task settles at once with
 // its ledger row, whose unique index makes a second settlement of a task impossible; the accounts change once per

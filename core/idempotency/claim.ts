@@ -1,5 +1,6 @@
 import { sql as drizzleSql } from "drizzle-orm";
 import type { AdmissionSql, Executor } from "../db/client.js";
+import type { Fragment } from "../db/one-statement.js";
 import { ServiceError } from "../errors/index.js";
 
 export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
@@ -23,7 +24,7 @@ export interface StoredKey {
   expiresAt: Date;
 }
 
-export type ClaimOutcome = { kind: "claimed"; replacesExpired: boolean } | { kind: "replay"; taskId: string };
+export type ClaimOutcome = { kind: "claimed" } | { kind: "replay"; taskId: string };
 
 function conflict(claim: KeyClaim): ServiceError {
   return new ServiceError(
@@ -52,7 +53,7 @@ export function judgeClaim(claim: KeyClaim, stored: StoredKey | undefined, locke
   const replayed = replayedTask(claim, stored);
   if (replayed) return { kind: "replay", taskId: replayed };
   if (!locked) throw inProgress(claim);
-  return { kind: "claimed", replacesExpired: stored !== undefined };
+  return { kind: "claimed" };
 }
 
 // The task a live key already created for this same request, or null when the key is unused or expired; a live
@@ -63,7 +64,8 @@ function replayedTask(claim: KeyClaim, stored: StoredKey | undefined): string | 
   return stored.taskId;
 }
 
-// The statements below run inside an admission transaction, for many keys at once. The locks are tried in one
+// The statements below run inside an admission transaction, for many keys at once (the writes as steps of its one
+// write statement, core/db/one-statement.ts). The locks are tried in one
 // statement and the rows read in the next, so the read sees every admission that released a lock before it. Each
 // key is looked up by its primary key on its own (a lateral subquery with a limit is never turned into a join), so
 // a batch costs the same whatever the table's size or the planner's statistics say; as a join, a table that grew
@@ -95,15 +97,10 @@ export async function readKeys(sql: AdmissionSql, keys: readonly { tenantId: str
   return stored;
 }
 
-export async function forgetKeys(sql: AdmissionSql, keys: readonly { tenantId: string; key: string }[]): Promise<void> {
-  await sql`
-    delete from idempotency_keys k
-     using jsonb_to_recordset(${sql.json(keyRecords(keys))}::jsonb) as r(tenant_id text, key text)
-     where k.tenant_id = r.tenant_id and k.key = r.key`;
-}
-
-// Each claimed key remembers its request and task for IDEMPOTENCY_WINDOW_MS from admission.
-export async function recordKeys(sql: AdmissionSql, claims: readonly (KeyClaim & { taskId: string })[]): Promise<void> {
+// Each claimed key remembers its request and task for IDEMPOTENCY_WINDOW_MS from admission. A claimed key's row, if
+// any, has expired (a live one replays or conflicts, judgeClaim) and is replaced; the key's lock keeps any other
+// admission from claiming it meanwhile, and a batch claims each key once.
+export function recordKeys(sql: AdmissionSql, claims: readonly (KeyClaim & { taskId: string })[]): Fragment {
   const records = claims.map((c) => ({
     tenant_id: c.tenantId,
     key: c.key,
@@ -112,10 +109,13 @@ export async function recordKeys(sql: AdmissionSql, claims: readonly (KeyClaim &
     created_at: c.now.toISOString(),
     expires_at: new Date(c.now.getTime() + IDEMPOTENCY_WINDOW_MS).toISOString(),
   }));
-  await sql`
+  return sql`
     insert into idempotency_keys (tenant_id, key, fingerprint, task_id, created_at, expires_at)
     select * from jsonb_to_recordset(${sql.json(records)}::jsonb)
-      as r(tenant_id text, key text, fingerprint text, task_id text, created_at timestamptz, expires_at timestamptz)`;
+      as r(tenant_id text, key text, fingerprint text, task_id text, created_at timestamptz, expires_at timestamptz)
+    on conflict (tenant_id, key) do update
+      set fingerprint = excluded.fingerprint, task_id = excluded.task_id, created_at = excluded.created_at,
+          expires_at = excluded.expires_at`;
 }
 
 // A read before admission's fallible steps finish refusing: a replay of an admitted request answers with its task

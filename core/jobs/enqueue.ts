@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import type postgres from "postgres";
 import type { AdmissionSql, Executor } from "../db/client.js";
+import type { Fragment } from "../db/one-statement.js";
 
 export type JobName = "execute_task" | "poll_task" | "deliver_callback";
 
@@ -32,19 +33,25 @@ export async function enqueueJob(tx: Executor, name: JobName, payload: Record<st
 // while the job table is small, and that plan scans the whole table on every later call (2.5 ms per admission
 // batch at 50,000 queued jobs, 55 % of the database's time in the create benchmark; docs/workarounds.md). Jobs
 // without keys need none of it. The columns left out take graphile-worker's defaults, as add_jobs' do.
-// The job name is registered by a statement of its own, as add_jobs registers it: when another transaction
-// registers the same name first, the insert waits for its commit and does nothing, and only a later statement's
-// snapshot sees the row it committed (read within the same statement, the name's id would be missing).
-export async function enqueueJobsDirect(sql: AdmissionSql, name: JobName, payloads: readonly Record<string, unknown>[]) {
-  await Promise.all([
-    sql`insert into graphile_worker._private_tasks (identifier) values (${name}) on conflict do nothing`,
-    sql`
-      with added as (
-        insert into graphile_worker._private_jobs (task_id, payload, max_attempts)
-        select (select id from graphile_worker._private_tasks where identifier = ${name}), p, ${DEFAULT_MAX_ATTEMPTS}
-          from json_array_elements(${sql.json(payloads as postgres.JSONValue)}::json) as p
-        returning 1
-      )
-      select pg_notify('jobs:insert', json_build_object('r', random(), 'count', (select count(*) from added))::text)`,
-  ]);
+//
+// Three parts: the job name registered by a statement of its own before the write, as add_jobs registers it (when
+// another transaction registers the same name first, the insert waits for its commit and does nothing, and only a
+// later statement's snapshot sees the row it committed); the insert, a step of the transaction's one write
+// statement (core/db/one-statement.ts), returning a row per job; the announcement, in that statement's main query.
+
+export async function registerJobName(sql: AdmissionSql, name: JobName): Promise<void> {
+  await sql`insert into graphile_worker._private_tasks (identifier) values (${name}) on conflict do nothing`;
+}
+
+export function insertJobs(sql: AdmissionSql, name: JobName, payloads: readonly Record<string, unknown>[]): Fragment {
+  return sql`
+    insert into graphile_worker._private_jobs (task_id, payload, max_attempts)
+    select (select id from graphile_worker._private_tasks where identifier = ${name}), p, ${DEFAULT_MAX_ATTEMPTS}
+      from json_array_elements(${sql.json(payloads as postgres.JSONValue)}::json) as p
+    returning 1`;
+}
+
+// The NOTIFY of the jobs the step named `step` (an insertJobs) added.
+export function announceJobs(sql: AdmissionSql, step: string): Fragment {
+  return sql`pg_notify('jobs:insert', json_build_object('r', random(), 'count', (select count(*) from ${sql.unsafe(step)}))::text)`;
 }

@@ -1,19 +1,20 @@
-import { BalanceMoved, insufficientBalance, readBalances, recordHoldEntries, takeHolds } from "../credits/ledger.js";
+import { BalanceMoved, balanceMovedFrom, insufficientBalance, readBalances, recordHoldEntries, takeHolds } from "../credits/ledger.js";
 import type { AdmissionSql, DirectSql } from "../db/client.js";
+import { oneStatement, type WriteStep } from "../db/one-statement.js";
 import { pipelinedTransaction } from "../db/pipelined-transaction.js";
 import { ServiceError } from "../errors/index.js";
-import { forgetKeys, judgeClaim, readKeys, recordKeys, tryLockKeys, type KeyClaim } from "../idempotency/claim.js";
-import { enqueueJobsDirect } from "../jobs/enqueue.js";
+import { judgeClaim, readKeys, recordKeys, tryLockKeys, type KeyClaim } from "../idempotency/claim.js";
+import { announceJobs, insertJobs, registerJobName } from "../jobs/enqueue.js";
 import { findCapability } from "../capabilities/table.js";
-import { insertTaskRows } from "./admitted-rows.js";
+import { taskRowSteps } from "./admitted-rows.js";
 import type { TaskRow } from "./repository.js";
 
 // Many admissions in ONE transaction, each with the guarantees it would have alone: its idempotency key claimed
 // (or replayed, or refused), its task inserted, its credits held, its job enqueued — all committed together or
 // not at all. Members are judged in order, as if they had run one after another: a duplicate key behind a member
 // that claimed it is in progress, and each hold is judged against the balance the members before it left.
-// Three round trips carry the whole batch (begin with the reads, the writes, commit): the statements of each part
-// go out back to back on the transaction's connection.
+// Two round trips carry the whole batch: BEGIN with the reads, then every write as one statement with the COMMIT
+// right behind it (core/db/pipelined-transaction.ts, commitWith); the statements of each go out back to back.
 
 export interface Admission {
   claim: KeyClaim;
@@ -49,16 +50,16 @@ async function judgeAndWrite(direct: DirectSql, admissions: readonly Admission[]
   const keyIndex = new Map(keys.map((k, i) => [keyOf(k), i]));
   const payers = [...new Set(admissions.filter((a) => a.hold > 0n).map((a) => a.claim.tenantId))].sort();
 
-  return pipelinedTransaction(direct, async (connection) => {
+  return pipelinedTransaction(direct, async (connection, commitWith) => {
     const [locked, stored, balances] = await Promise.all([
       tryLockKeys(connection, keys),
       readKeys(connection, keys),
       payers.length > 0 ? readBalances(connection, payers) : new Map<string, bigint>(),
+      registerJobName(connection, "execute_task"),
     ]);
 
     const results: AdmissionResult[] = [];
     const admitted: Admission[] = [];
-    const replacingExpired: KeyClaim[] = [];
     const claimed = new Set<string>();
     for (const admission of admissions) {
       const { claim } = admission;
@@ -75,7 +76,6 @@ async function judgeAndWrite(direct: DirectSql, admissions: readonly Admission[]
           balances.set(claim.tenantId, available - admission.hold);
         }
         claimed.add(keyOf(claim));
-        if (outcome.replacesExpired) replacingExpired.push(claim);
         admitted.push(admission);
         results.push({ kind: "admitted", row: admission.row });
       } catch (error) {
@@ -84,31 +84,35 @@ async function judgeAndWrite(direct: DirectSql, admissions: readonly Admission[]
       }
     }
 
-    const writes: Promise<unknown>[] = [];
-    if (admitted.length > 0) {
-      const rows = admitted.map((a) => a.row);
-      const holds = admitted.filter((a) => a.hold > 0n).map((a) => ({ tenantId: a.claim.tenantId, taskId: a.row.id, amount: a.hold }));
-      if (replacingExpired.length > 0) writes.push(forgetKeys(connection, replacingExpired));
-      writes.push(insertTaskRows(connection, rows));
-      writes.push(...admissionHooks(connection, rows));
-      if (holds.length > 0) writes.push(recordHoldEntries(connection, holds));
-      writes.push(recordKeys(connection, admitted.map((a) => ({ ...a.claim, taskId: a.row.id }))));
-      writes.push(enqueueJobsDirect(connection, "execute_task", rows.map((row) => ({ task_id: row.id }))));
-      // Last, so the tenants' account rows stay locked only from here to the commit.
-      if (holds.length > 0) writes.push(takeHolds(connection, holds));
+    if (admitted.length === 0) return results;
+    const rows = admitted.map((a) => a.row);
+    const holds = admitted.filter((a) => a.hold > 0n).map((a) => ({ tenantId: a.claim.tenantId, taskId: a.row.id, amount: a.hold }));
+    const steps: WriteStep[] = [
+      ...taskRowSteps(connection, rows),
+      ...admissionHooks(connection, rows),
+      { name: "key_rows", statement: recordKeys(connection, admitted.map((a) => ({ ...a.claim, taskId: a.row.id }))) },
+      { name: "job_rows", statement: insertJobs(connection, "execute_task", rows.map((row) => ({ task_id: row.id }))) },
+    ];
+    if (holds.length > 0) {
+      steps.push({ name: "hold_rows", statement: recordHoldEntries(connection, holds) });
+      steps.push({ name: "held_balances", statement: takeHolds(connection, holds) });
     }
-    await Promise.all(writes);
+    try {
+      await commitWith(oneStatement(connection, steps, connection`select ${announceJobs(connection, "job_rows")}`));
+    } catch (error) {
+      throw balanceMovedFrom(error, payers) ?? error;
+    }
     return results;
   });
 }
 
 // The admission hooks of the capabilities among the admitted tasks (core/capabilities/types.ts, lifecycle), each
 // with its own tasks, in the admission's transaction.
-function admissionHooks(connection: AdmissionSql, rows: readonly TaskRow[]): Promise<void>[] {
+function admissionHooks(connection: AdmissionSql, rows: readonly TaskRow[]): WriteStep[] {
   const byCapability = new Map<string, TaskRow[]>();
   for (const row of rows) byCapability.set(row.capability, [...(byCapability.get(row.capability) ?? []), row]);
   return [...byCapability].flatMap(([capability, tasks]) => {
     const admitted = findCapability(capability)?.lifecycle?.admitted;
-    return admitted ? [admitted(connection, tasks)] : [];
+    return admitted ? [{ name: `admitted_${capability}`, statement: admitted(connection, tasks) }] : [];
   });
 }

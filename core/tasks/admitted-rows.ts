@@ -1,6 +1,7 @@
 import type postgres from "postgres";
 import type { Capability, Prepared } from "../capabilities/types.js";
 import type { AdmissionSql } from "../db/client.js";
+import type { WriteStep } from "../db/one-statement.js";
 import { inputSchemaOf } from "../capabilities/table.js";
 import { splitInlineMedia } from "../media/inline.js";
 import type { StoredUsage } from "./envelope.js";
@@ -77,24 +78,33 @@ export function admittedTaskRow(fields: AdmittedTaskFields): TaskRow {
   };
 }
 
-const INSERT_TASKS = (() => {
-  const names = TASK_COLUMN_NAMES.map((name) => `"${name}"`).join(", ");
-  return `insert into tasks (${names}) select ${names} from jsonb_populate_recordset(null::tasks, $1::jsonb)`;
-})();
+const TASK_COLUMNS = TASK_COLUMN_NAMES.map((name) => `"${name}"`).join(", ");
 
-const INSERT_INLINE_MEDIA = `insert into task_inline_media (task_id, pointer, data_uri)
-  select task_id, pointer, data_uri from jsonb_to_recordset($1::jsonb) as m(task_id text, pointer text, data_uri text)`;
-
-// Each task is stored with references in place of its data URIs, which go to task_inline_media (core/media/inline.ts).
-// Both statements go out back to back on the batch's connection, tasks first.
-export async function insertTaskRows(sql: AdmissionSql, rows: readonly TaskRow[]): Promise<void> {
+// The steps storing the tasks, for the admission's one write statement (core/db/one-statement.ts). Each task is
+// stored with references in place of its data URIs, which go to task_inline_media (core/media/inline.ts).
+export function taskRowSteps(sql: AdmissionSql, rows: readonly TaskRow[]): WriteStep[] {
   const inline: { task_id: string; pointer: string; data_uri: string }[] = [];
   const stored = rows.map((row) => {
     const split = splitInlineMedia(inputSchemaOf(row.capability), row.input as Record<string, unknown>);
     for (const media of split.inline) inline.push({ task_id: row.id, pointer: media.pointer, data_uri: media.dataUri });
     return taskRecordOf(split.inline.length > 0 ? { ...row, input: split.input } : row);
   });
-  const writes = [sql.unsafe(INSERT_TASKS, [sql.json(stored as postgres.JSONValue)], { prepare: true })];
-  if (inline.length > 0) writes.push(sql.unsafe(INSERT_INLINE_MEDIA, [sql.json(inline as postgres.JSONValue)], { prepare: true }));
-  await Promise.all(writes);
+  const columns = sql.unsafe(TASK_COLUMNS);
+  const steps: WriteStep[] = [
+    {
+      name: "task_rows",
+      statement: sql`
+        insert into tasks (${columns})
+        select ${columns} from jsonb_populate_recordset(null::tasks, ${sql.json(stored as postgres.JSONValue)}::jsonb)`,
+    },
+  ];
+  if (inline.length > 0) {
+    steps.push({
+      name: "task_inline_media_rows",
+      statement: sql`
+        insert into task_inline_media (task_id, pointer, data_uri)
+        select task_id, pointer, data_uri from jsonb_to_recordset(${sql.json(inline)}::jsonb) as m(task_id text, pointer text, data_uri text)`,
+    });
+  }
+  return steps;
 }

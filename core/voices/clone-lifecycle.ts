@@ -2,6 +2,7 @@ import { and, eq } from "drizzle-orm";
 import { VOICE_CLONE_MODELS } from "../catalog/audio-models.js";
 import type { AdmittedTask, EndedTask } from "../capabilities/types.js";
 import type { AdmissionSql, Executor } from "../db/client.js";
+import type { Fragment } from "../db/one-statement.js";
 import { voices } from "../db/schema/index.js";
 
 // The voice a voice_clone task makes. It exists from admission as `pending` (GET /v1/voices shows it beside the
@@ -16,7 +17,7 @@ export function clonedVoiceIdOf(taskId: string): string {
 }
 
 // The voice_clone capability's admission hook: the voices of the tasks admitted together, pending until each ends.
-export async function insertPendingVoices(sql: AdmissionSql, admitted: readonly AdmittedTask[]): Promise<void> {
+export function insertPendingVoices(sql: AdmissionSql, admitted: readonly AdmittedTask[]): Fragment {
   const records = admitted.map((task) => {
     const input = task.input as { display_name: string; language?: string };
     const model = VOICE_CLONE_MODELS.find((m) => m.id === task.resolvedModel);
@@ -30,8 +31,7 @@ export async function insertPendingVoices(sql: AdmissionSql, admitted: readonly 
       created_at: task.createdAt.toISOString(),
     };
   });
-  if (records.length === 0) return;
-  await sql`
+  return sql`
     insert into voices (id, tenant_id, display_name, language, models, status, task_id, created_at, updated_at)
     select v.id, v.tenant_id, v.display_name, v.language, v.models, 'pending', v.task_id, v.created_at, v.created_at
       from jsonb_to_recordset(${sql.json(records)}::jsonb)

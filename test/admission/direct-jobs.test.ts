@@ -1,7 +1,9 @@
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pipelinedTransaction } from "../../core/db/pipelined-transaction.js";
-import { enqueueJobsDirect } from "../../core/jobs/enqueue.js";
+import type { AdmissionSql } from "../../core/db/client.js";
+import { oneStatement } from "../../core/db/one-statement.js";
+import { announceJobs, insertJobs, registerJobName, type JobName } from "../../core/jobs/enqueue.js";
 import { createTestDatabase, type TestDatabase } from "../support/databases.js";
 
 // Admission adds its jobs with one INSERT into graphile-worker's job table instead of graphile_worker.add_jobs
@@ -32,12 +34,19 @@ async function jobsOf(marker: string) {
   );
 }
 
+// Jobs added as an admission batch adds them: the name registered, then the insert and its announcement in the
+// transaction's write statement.
+async function addJobs(tx: AdmissionSql, name: JobName, payloads: Record<string, unknown>[]): Promise<void> {
+  await registerJobName(tx, name);
+  await oneStatement(tx, [{ name: "job_rows", statement: insertJobs(tx, name, payloads) }], tx`select ${announceJobs(tx, "job_rows")}`);
+}
+
 describe("jobs added directly", () => {
   it("are stored exactly as graphile_worker.add_jobs stores keyless jobs", async () => {
     await sql`select count(*) from graphile_worker.add_jobs(array(
       select ('poll_task'::text, json_build_object('marker', 'gw', 'n', n), null::text, null::timestamptz, 25::smallint,
               null::text, null::smallint, null::text[])::graphile_worker.job_spec from generate_series(1, 2) n))`;
-    await pipelinedTransaction(sql, (tx) => enqueueJobsDirect(tx, "poll_task", [{ marker: "ours", n: 1 }, { marker: "ours", n: 2 }]));
+    await pipelinedTransaction(sql, (tx) => addJobs(tx, "poll_task", [{ marker: "ours", n: 1 }, { marker: "ours", n: 2 }]));
     const theirs = await jobsOf("gw");
     const ours = await jobsOf("ours");
     expect(ours).toHaveLength(2);
@@ -49,7 +58,7 @@ describe("jobs added directly", () => {
     expect(await sql`select 1 from graphile_worker._private_tasks where identifier = 'deliver_callback'`).toHaveLength(0);
     const notices: string[] = [];
     const listening = await sql.listen("jobs:insert", (payload) => notices.push(payload));
-    await pipelinedTransaction(sql, (tx) => enqueueJobsDirect(tx, "deliver_callback", [{ marker: "fresh", n: 1 }, { marker: "fresh", n: 2 }, { marker: "fresh", n: 3 }]));
+    await pipelinedTransaction(sql, (tx) => addJobs(tx, "deliver_callback", [{ marker: "fresh", n: 1 }, { marker: "fresh", n: 2 }, { marker: "fresh", n: 3 }]));
     await expect.poll(() => notices.length).toBe(1);
     await listening.unlisten();
     expect(JSON.parse(notices[0] as string)).toMatchObject({ count: 3 });
@@ -66,13 +75,13 @@ describe("jobs added directly", () => {
       let registered!: () => void;
       const firstRegistered = new Promise<void>((resolve) => (registered = resolve));
       const first = pipelinedTransaction(sql, async (tx) => {
-        await enqueueJobsDirect(tx, "execute_task", [{ marker: "race-first" }]);
+        await addJobs(tx, "execute_task", [{ marker: "race-first" }]);
         registered();
         await released;
       });
       await firstRegistered;
       // The second waits on the first's uncommitted identifier, then finds it committed.
-      const second = pipelinedTransaction(other, (tx) => enqueueJobsDirect(tx, "execute_task", [{ marker: "race-second" }]));
+      const second = pipelinedTransaction(other, (tx) => addJobs(tx, "execute_task", [{ marker: "race-second" }]));
       await expect.poll(async () => (await sql`select 1 from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()`).length).toBeGreaterThan(0);
       release();
       await Promise.all([first, second]);

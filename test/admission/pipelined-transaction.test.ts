@@ -1,5 +1,6 @@
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { oneStatement } from "../../core/db/one-statement.js";
 import { pipelinedTransaction } from "../../core/db/pipelined-transaction.js";
 import { createTestDatabase, type TestDatabase } from "../support/databases.js";
 
@@ -46,6 +47,28 @@ describe("a pipelined transaction", () => {
     });
     await expect(failing).rejects.toThrow("refused after writing");
     expect(await rows()).toEqual([1, 2]);
+  });
+
+  it("commits with its last statement sent right behind it, answering that statement's rows", async () => {
+    const answered = await pipelinedTransaction(sql, async (tx, commitWith) => {
+      const write = oneStatement(tx, [{ name: "written", statement: tx`insert into pipelined_rows values (5, 'five'), (6, 'six') returning id` }], tx`select count(*)::int as n from written`);
+      return commitWith(write);
+    });
+    expect(answered).toEqual([{ n: 2 }]);
+    expect(await rows()).toEqual([1, 2, 5, 6]);
+  });
+
+  it("commits nothing of a one-statement write when any of its steps fails, and surfaces the error", async () => {
+    const failing = pipelinedTransaction(sql, async (tx, commitWith) => {
+      const steps = [
+        { name: "fresh", statement: tx`insert into pipelined_rows values (7, 'seven')` },
+        { name: "taken", statement: tx`insert into pipelined_rows values (1, 'again')` },
+      ];
+      await commitWith(oneStatement(tx, steps, tx`select 1`));
+    });
+    await expect(failing).rejects.toMatchObject({ code: "23505" });
+    expect(await rows()).toEqual([1, 2, 5, 6]);
+    await expect(pipelinedTransaction(sql, async (tx) => (await tx`select 3 as n`)[0]?.n)).resolves.toBe(3);
   });
 
   it("gives its connection back either way", async () => {
