@@ -64,9 +64,9 @@ function replayedTask(claim: KeyClaim, stored: StoredKey | undefined): string | 
   return stored.taskId;
 }
 
-// The statements below run inside an admission transaction, for many keys at once (the writes as steps of its one
-// write statement, core/db/one-statement.ts). The locks are tried in one
-// statement and the rows read in the next, so the read sees every admission that released a lock before it. Each
+// The statements below run inside an admission transaction, for many keys at once (the write as a step of its one
+// write statement, core/db/one-statement.ts). The locks are tried in one statement and the rows read in the next,
+// so the read sees every admission that released a lock before it. Each
 // key is looked up by its primary key on its own (a lateral subquery with a limit is never turned into a join), so
 // a batch costs the same whatever the table's size or the planner's statistics say; as a join, a table that grew
 // since its last ANALYZE was read whole for every batch.

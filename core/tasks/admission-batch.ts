@@ -55,6 +55,8 @@ async function judgeAndWrite(direct: DirectSql, admissions: readonly Admission[]
       tryLockKeys(connection, keys),
       readKeys(connection, keys),
       payers.length > 0 ? readBalances(connection, payers) : new Map<string, bigint>(),
+      // The transaction's only write besides the one statement, and harmless alone (commitWith): graphile-worker
+      // registers job names the same way.
       registerJobName(connection, "execute_task"),
     ]);
 
