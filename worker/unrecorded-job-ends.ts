@@ -17,13 +17,17 @@ const CONNECTION_FAILURE_CODES = new Set([
   "CONNECT_TIMEOUT",
 ]);
 
-const CONNECTION_FAILURE_MESSAGE = /Connection terminated|Client has encountered a connection error/;
+// pg's own messages for a lost connection, and Postgres' messages for the SQLSTATEs above (57P01–57P03), which a
+// wrapping error keeps without the code.
+const CONNECTION_FAILURE_MESSAGE =
+  /Connection terminated|Client has encountered a connection error|terminating connection due to|the database system is (shutting down|starting up|in recovery mode|not (yet )?accepting connections)/;
 
 // The local queue's return of its jobs at shutdown (worker/runner.ts) fails with a new Error that keeps only the
-// cause's message, e.g. "…to database queue: connect ECONNREFUSED 127.0.0.1:5432".
+// cause's message, e.g. "…to database queue: connect ECONNREFUSED 127.0.0.1:5432" or "…: the database system is
+// shutting down".
 const UNRETURNED_JOBS = /^Error occurred whilst returning jobs from local queue to database queue: (.*)$/s;
 
-function isDatabaseConnectionFailure(reason: unknown): boolean {
+export function isDatabaseConnectionFailure(reason: unknown): boolean {
   if (!(reason instanceof Error)) return false;
   const code = (reason as { code?: unknown }).code;
   if (typeof code === "string" && (CONNECTION_FAILURE_CODES.has(code) || code.startsWith("08"))) return true;
