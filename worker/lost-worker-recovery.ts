@@ -5,8 +5,9 @@ const KILL_WAIT_MS = 5000;
 
 // Starts a graphile-worker runner with the recovery of jobs locked by lost workers (core/jobs/lost-workers.ts):
 // the pool's id, known from its creation event, names this process's liveness session; the jobs it holds are
-// followed through its events: fetched into the local queue, started, returned from the queue, completed. Stopping or killing the runner, or its stopping by itself, ends the
-// recovery too, and with it the liveness session, so that other workers take over what this pool still held.
+// followed through its events: fetched into the local queue, started, returned from the queue, completed.
+// Stopping or killing the runner, or its stopping by itself, ends the recovery too, and with it the liveness
+// session, so that other workers take over what this pool still held.
 export async function withLostWorkerRecovery(core: Core, events: WorkerEvents, start: () => Promise<Runner>): Promise<Runner> {
   let poolId: string | undefined;
   const held = new Set<string>();

@@ -54,10 +54,10 @@ export function recordHoldEntries(sql: AdmissionSql, holds: readonly Hold[]): Fr
       from jsonb_to_recordset(${sql.json(records)}::jsonb) as h(tenant_id text, task_id text, amount bigint)`;
 }
 
-// Another transaction took from the balance between the batch's read and its holds: the batch is judged again.
+// Another transaction took from a balance between the batch's read and its holds: the batch is judged again.
 export class BalanceMoved extends Error {
-  constructor(tenantIds: readonly string[]) {
-    super(`the available balance of ${tenantIds.join(", ")} changed while holds were decided`);
+  constructor(payers: readonly string[]) {
+    super(`the available balance of one of ${payers.join(", ")} fell below the holds decided from it`);
     this.name = "BalanceMoved";
   }
 }
@@ -83,10 +83,11 @@ export function takeHolds(sql: AdmissionSql, holds: readonly Hold[]): Fragment {
      where c.tenant_id = t.tenant_id`;
 }
 
-// BalanceMoved when `error` is the available-balance check failing in an admission's takeHolds.
-export function balanceMovedFrom(error: unknown, tenantIds: readonly string[]): BalanceMoved | null {
+// BalanceMoved when `error` is the available-balance check failing in an admission's takeHolds, which paid for
+// the holds of `payers` (the check does not say whose balance it was).
+export function balanceMovedFrom(error: unknown, payers: readonly string[]): BalanceMoved | null {
   const failure = error as { code?: string; constraint_name?: string } | null;
-  return failure?.code === CHECK_VIOLATION && failure.constraint_name === AVAILABLE_CHECK ? new BalanceMoved(tenantIds) : null;
+  return failure?.code === CHECK_VIOLATION && failure.constraint_name === AVAILABLE_CHECK ? new BalanceMoved(payers) : null;
 }
 
 const CHECK_VIOLATION = "23514";

@@ -66,10 +66,10 @@ function replayedTask(claim: KeyClaim, stored: StoredKey | undefined): string | 
 
 // The statements below run inside an admission transaction, for many keys at once (the write as a step of its one
 // write statement, core/db/one-statement.ts). The locks are tried in one statement and the rows read in the next,
-// so the read sees every admission that released a lock before it. Each
-// key is looked up by its primary key on its own (a lateral subquery with a limit is never turned into a join), so
-// a batch costs the same whatever the table's size or the planner's statistics say; as a join, a table that grew
-// since its last ANALYZE was read whole for every batch.
+// so the read sees every admission that released a lock before it. Each key is looked up by its primary key on its
+// own (a lateral subquery with a limit is never turned into a join), so a batch costs the same whatever the
+// table's size or the planner's statistics say; as a join, a table that grew since its last ANALYZE was read whole
+// for every batch.
 
 function keyRecords(keys: readonly { tenantId: string; key: string }[]) {
   return keys.map(({ tenantId, key }) => ({ tenant_id: tenantId, key }));

@@ -27,7 +27,6 @@ export interface RateLimitChange {
   uploadMaxCount?: number | null;
 }
 
-
 // The budgets that apply: each the tenant's own where it has one, else the configured default.
 export function budgetsOf(defaults: RateLimitDefaults, own: { perKey: number | null; perTenant: number | null } | undefined): TenantBudgets {
   return { perKey: own?.perKey ?? defaults.perKey, perTenant: own?.perTenant ?? defaults.perTenant };
