@@ -1,6 +1,7 @@
 import { drizzle, type PostgresJsDatabase } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
 import { noPipelining } from "./driver-options.js";
+import { preparingStatements } from "./prepared-statements.js";
 import * as schema from "./schema/index.js";
 
 export type Db = PostgresJsDatabase<typeof schema>;
@@ -20,8 +21,8 @@ export interface Database {
   // once per half (pipelining), which the shared pool must not do (see below).
   direct: DirectSql;
   // The hottest reads, one prepared statement each (parsed and planned once per connection). Never a transaction
-  // here: postgres.js 3.4 fails `begin` with UNSAFE_TRANSACTION when prepared statements share a client whose
-  // pipelining is off, which is why drizzle's pool sends its statements unprepared.
+  // here: reads of one turn share a statement (core/tasks/task-reads.ts), and a transaction would hold a
+  // connection they wait for.
   reads: DirectSql;
   // Task endings (core/tasks/finish-batch.ts): group transactions whose endings send their statements side by
   // side, pipelined on the transaction's connection, which the shared pool must not do either.
@@ -48,12 +49,14 @@ export function connectDatabase(url: string, options: { max?: number; queryTimeo
   const direct = postgres(url, { ...common, max: DIRECT_CONNECTIONS });
   const reads = postgres(url, { ...noPipelining, ...common, max: READ_CONNECTIONS });
   const endingsClient = postgres(url, { ...common, max: ENDING_CONNECTIONS });
-  const db = drizzle(client, { schema });
+  // drizzle's statements are prepared too (core/db/prepared-statements.ts): unprepared, each one with parameters
+  // costs postgres.js two round trips.
+  const db = drizzle(preparingStatements(client), { schema });
   return {
     db,
     direct,
     reads,
-    endings: drizzle(endingsClient, { schema }),
+    endings: drizzle(preparingStatements(endingsClient), { schema }),
     close: async () => {
       await Promise.all([client.end({ timeout: 5 }), direct.end({ timeout: 5 }), reads.end({ timeout: 5 }), endingsClient.end({ timeout: 5 })]);
     },
