@@ -1,4 +1,3 @@
-import { sql } from "drizzle-orm";
 import type { ArtifactUrlSigner } from "../artifacts/signed-url.js";
 import type { Config } from "../config.js";
 import type { DirectSql } from "../db/client.js";
@@ -9,14 +8,13 @@ import { ServiceError } from "../errors/index.js";
 import { applyFailure, applyOutcome, DEADLINE_PASSED, taskFailureOf, type FailureRuntime, type OutcomeRuntime } from "./advance.js";
 import { ensureMediaResolved, inputForVendor } from "./media-inputs.js";
 import { finishUnsuccessfully } from "./finish.js";
-import type { TaskRow } from "./repository.js";
 import { readTask } from "./task-reads.js";
-import { isTerminal, TASK_TRANSITIONS } from "./state.js";
-import { taskRowOf } from "./task-rows.js";
+import { isTerminal } from "./state.js";
+import { startTask, type StartRuntime } from "./task-starts.js";
 
 // The parts of the runtime an execution uses: the task's reading and start, the adapters, the resolution of its
 // media inputs and the signer of their URLs, and what applying the vendor's answer uses.
-export interface ExecuteRuntime extends OutcomeRuntime, FailureRuntime, MediaResolutionRuntime {
+export interface ExecuteRuntime extends OutcomeRuntime, FailureRuntime, MediaResolutionRuntime, StartRuntime {
   reads: DirectSql;
   signer: ArtifactUrlSigner;
   providers: Pick<ProviderRegistry, "get" | "withAdapters">;
@@ -27,7 +25,7 @@ export interface ExecuteRuntime extends OutcomeRuntime, FailureRuntime, MediaRes
 // alone, and each finish is guarded so that a task ends exactly once.
 export async function executeTask(core: ExecuteRuntime, taskId: string, signal: AbortSignal): Promise<void> {
   const now = core.clock();
-  const running = (await startTask(core, taskId, now)) ?? (await refuseToStart(core, taskId, now));
+  const running = (await startTask(core, taskId)) ?? (await refuseToStart(core, taskId, now));
   if (!running) return;
   const adapter = core.providers.get(running.providerFamily);
   if (!adapter) throw new Error(`task ${taskId} started without an adapter for ${running.providerFamily}`);
@@ -41,26 +39,6 @@ export async function executeTask(core: ExecuteRuntime, taskId: string, signal: 
     else if (error instanceof ServiceError) await applyFailure(core, running, taskFailureOf(error), "execute_task");
     else throw error;
   }
-}
-
-// The usual case in one statement, the task read and its start together (the state machine's `start`, written
-// out for the attempt count and the deadline): a task still open and within its deadline, of a family this process has an adapter for, is marked running (counted as an attempt when it was
-// queued; one found running was started by a worker that died or by a retry).
-async function startTask(core: ExecuteRuntime, taskId: string, now: Date): Promise<TaskRow | null> {
-  const families = core.providers.withAdapters();
-  if (families.length === 0) return null;
-  const at = now.toISOString();
-  const { from, to } = TASK_TRANSITIONS.start;
-  const rows = await core.db.execute<Record<string, unknown>>(sql`
-    update tasks set
-      status = ${to},
-      started_at = coalesce(started_at, ${at}::timestamptz),
-      attempts = attempts + case when status = 'queued' then 1 else 0 end,
-      progress = jsonb_build_object('percent', 10, 'stage', 'submitted', 'message', 'sent to ' || resolved_model)
-    where id = ${taskId} and status in ${[...from]} and deadline_at > ${at}::timestamptz
-      and provider_family in ${families}
-    returning *`);
-  return rows[0] ? taskRowOf(rows[0]) : null;
 }
 
 // Why a task did not start: it ended meanwhile (nothing to do), its deadline passed, or no adapter runs its family.

@@ -154,6 +154,6 @@ describe("the task state machine", () => {
         expect(text, relative).toMatch(/\bTASK_TRANSITIONS\b/);
       }
     }
-    expect(writers.sort()).toEqual(["core/tasks/execute.ts", "core/tasks/state.ts"]);
+    expect(writers.sort()).toEqual(["core/tasks/state.ts", "core/tasks/task-starts.ts"]);
   });
 });

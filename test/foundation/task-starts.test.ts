@@ -1,0 +1,63 @@
+import { randomUUID } from "node:crypto";
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTask } from "../../core/tasks/task-starts.js";
+import { startHarness, type Harness } from "../support/harness.js";
+
+// A worker's execute jobs that start in one turn start their tasks in one statement (core/tasks/task-starts.ts);
+// each job still learns only whether its own task started. drizzle's statements are prepared on their
+// connection (core/db/prepared-statements.ts), in transactions too.
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness({ worker: false });
+});
+afterAll(async () => {
+  await h?.close();
+});
+
+async function queuedTask(): Promise<string> {
+  const created = await h.request("POST", "/v1/videos/prompts/enhance", {
+    body: { prompt: "a red kite over a windy beach", duration: 5, aspect_ratio: "16:9" },
+    idempotencyKey: randomUUID(),
+  });
+  expect(created.status, JSON.stringify(created.body)).toBe(202);
+  return created.body.task_id as string;
+}
+
+describe("starting tasks", () => {
+  it("starts the tasks of one turn together, answering each its own row, and leaves one that cannot start alone", async () => {
+    const [first, second, third, cancelled] = [await queuedTask(), await queuedTask(), await queuedTask(), await queuedTask()];
+    expect((await h.request("POST", `/v1/tasks/${cancelled}/cancel`, { body: {} })).body.status).toBe("canceled");
+    let clockReads = 0;
+    const starting = {
+      db: h.core.db,
+      providers: h.core.providers,
+      clock: () => {
+        clockReads += 1;
+        return new Date();
+      },
+    };
+    const ids = [first, second, third, cancelled, "task_that_does_not_exist"] as string[];
+    const started = await Promise.all(ids.map((id) => startTask(starting, id)));
+
+    expect(started.map((row) => row?.id ?? null)).toEqual([first, second, third, null, null]);
+    for (const row of started.slice(0, 3)) expect(row).toMatchObject({ status: "running", attempts: 1 });
+    // One statement, one start time for the group.
+    expect(clockReads).toBe(1);
+    expect(new Set(started.slice(0, 3).map((row) => row?.startedAt?.toISOString())).size).toBe(1);
+    expect((await h.request("GET", `/v1/tasks/${cancelled}`)).body.status).toBe("canceled");
+
+    // A task found running (its worker died) starts again without counting another attempt.
+    const again = await startTask(starting, first as string);
+    expect(again).toMatchObject({ id: first, status: "running", attempts: 1 });
+  });
+
+  it("prepares drizzle's statements with parameters, in transactions too", async () => {
+    const prepared = await h.core.db.transaction(async (tx) => {
+      await tx.execute(sql`select ${1}::int as prepared_marker`);
+      return tx.execute<{ statement: string }>(sql`select statement from pg_prepared_statements where statement like ${"%prepared_marker%"}`);
+    });
+    expect(prepared.length).toBeGreaterThan(0);
+  });
+});
