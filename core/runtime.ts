@@ -15,6 +15,7 @@ import { createRateLimitCounter } from "./rate-limits/limiter.js";
 import { GroupCommit } from "./db/group-commit.js";
 import { admitBatch, type Admission, type AdmissionResult } from "./tasks/admission-batch.js";
 import { finishBatch, type TaskEnding } from "./tasks/finish-batch.js";
+import { TaskStarts } from "./tasks/task-starts.js";
 import { TaskChangeHub } from "./tasks/task-changes.js";
 import type { TaskRow } from "./tasks/repository.js";
 import { PrincipalCache } from "./auth/principal-cache.js";
@@ -38,6 +39,8 @@ export interface Core {
   rateLimits: RateLimitCounter;
   // Task admissions, committed in groups (core/db/group-commit.ts, core/tasks/admission-batch.ts).
   admissions: GroupCommit<Admission, AdmissionResult>;
+  // Task starts, those of one turn in one statement (core/tasks/task-starts.ts).
+  starts: TaskStarts;
   // Task endings, committed in groups likewise (core/tasks/finish-batch.ts).
   finishes: GroupCommit<TaskEnding, TaskRow | null>;
   // API keys this process has accepted, forgotten when a key or tenant changes (core/auth/principal-cache.ts).
@@ -71,7 +74,8 @@ export function createCore(config: Config, overrides: CoreOverrides = {}): Core 
   const ids = overrides.ids ?? defaultIds(clock);
   // The parts other areas play in every task's ending (core/tasks/finish-batch.ts).
   const finishParticipants = [callbackDeliveryParticipant(ids)];
-  const finishes = new GroupCommit<TaskEnding, TaskRow | null>((group) => finishBatch(database.endings, group, finishParticipants));
+  const finishes = new GroupCommit<TaskEnding, TaskRow | null>((group) => finishBatch(database.transitions, group, finishParticipants));
+  const starts = new TaskStarts(database.transitions, () => providers.withAdapters(), clock);
   const principals = new PrincipalCache(database.direct);
   const taskChanges = new TaskChangeHub(config.databaseUrl, config.databaseQueryTimeoutMs);
   return {
@@ -88,6 +92,7 @@ export function createCore(config: Config, overrides: CoreOverrides = {}): Core 
     metrics,
     rateLimits,
     admissions,
+    starts,
     finishes,
     principals,
     taskChanges,

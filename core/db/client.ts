@@ -21,19 +21,22 @@ export interface Database {
   // once per half (pipelining), which the shared pool must not do (see below).
   direct: DirectSql;
   // The hottest reads, one prepared statement each (parsed and planned once per connection). Never a transaction
-  // here: reads of one turn share a statement (core/tasks/task-reads.ts), and a transaction would hold a
-  // connection they wait for.
+  // here: postgres.js 3.4 fails `begin` with UNSAFE_TRANSACTION when it is pipelined behind a prepared statement
+  // on a client whose pipelining is off (core/db/prepared-statements.ts), which is why drizzle's pool sends its
+  // statements unprepared.
   reads: DirectSql;
-  // Task endings (core/tasks/finish-batch.ts): group transactions whose endings send their statements side by
-  // side, pipelined on the transaction's connection, which the shared pool must not do either.
-  endings: Db;
+  // Task starts and endings, the worker's hottest statements, prepared (core/db/prepared-statements.ts): the
+  // starts of one turn as one statement (core/tasks/task-starts.ts), and the endings' group transactions, whose
+  // endings send their statements side by side, pipelined on the transaction's connection, which the shared pool
+  // must not do either.
+  transitions: Db;
   close(): Promise<void>;
 }
 
 // Connections open on first use, so a process that never reads or admits this way holds none of them.
 const DIRECT_CONNECTIONS = 2;
 const READ_CONNECTIONS = 4;
-const ENDING_CONNECTIONS = 2;
+const TRANSITION_CONNECTIONS = 2;
 
 // `query_timeout` (seconds) is added to postgres.js by scripts/patch-postgres-js.ts: a connection that has waited
 // this long without a byte of answer is ended and its queries fail as a lost connection, which every caller
@@ -48,17 +51,15 @@ export function connectDatabase(url: string, options: { max?: number; queryTimeo
   const client = postgres(url, { ...noPipelining, ...common, max: options.max ?? 10 });
   const direct = postgres(url, { ...common, max: DIRECT_CONNECTIONS });
   const reads = postgres(url, { ...noPipelining, ...common, max: READ_CONNECTIONS });
-  const endingsClient = postgres(url, { ...common, max: ENDING_CONNECTIONS });
-  // drizzle's statements are prepared too (core/db/prepared-statements.ts): unprepared, each one with parameters
-  // costs postgres.js two round trips.
-  const db = drizzle(preparingStatements(client), { schema });
+  const transitionsClient = postgres(url, { ...common, max: TRANSITION_CONNECTIONS });
+  const db = drizzle(client, { schema });
   return {
     db,
     direct,
     reads,
-    endings: drizzle(preparingStatements(endingsClient), { schema }),
+    transitions: drizzle(preparingStatements(transitionsClient), { schema }),
     close: async () => {
-      await Promise.all([client.end({ timeout: 5 }), direct.end({ timeout: 5 }), reads.end({ timeout: 5 }), endingsClient.end({ timeout: 5 })]);
+      await Promise.all([client.end({ timeout: 5 }), direct.end({ timeout: 5 }), reads.end({ timeout: 5 }), transitionsClient.end({ timeout: 5 })]);
     },
   };
 }

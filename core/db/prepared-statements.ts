@@ -7,7 +7,19 @@ import type postgres from "postgres";
 // it. This client prepares every statement with parameters, also in the transactions and savepoints it opens.
 // The statements drizzle builds are the code's own shapes (an `in` list's length at most varies with a batch's
 // size), so each connection's cache of them stays small.
+//
+// Only for a client that pipelines (postgres.js' default `max_pipeline`): postgres.js 3.4 marks a connection as
+// a transaction's only when its BEGIN is written with room left in the pipeline, and with `max_pipeline: 1` a
+// BEGIN written behind a prepared statement leaves none, so the BEGIN's answer fails the transaction with
+// UNSAFE_TRANSACTION (unprepared statements never let anything be written behind them).
 export function preparingStatements<T extends Record<string, postgres.PostgresType>>(sql: postgres.Sql<T>): postgres.Sql<T> {
+  if ((sql.options as { max_pipeline?: number }).max_pipeline === 1) {
+    throw new Error("prepared statements on a client without pipelining would fail its transactions (UNSAFE_TRANSACTION)");
+  }
+  return withPreparedStatements(sql);
+}
+
+function withPreparedStatements<T extends Record<string, postgres.PostgresType>>(sql: postgres.Sql<T>): postgres.Sql<T> {
   return new Proxy(sql, {
     get(target, property, receiver) {
       if (property === "unsafe") {
@@ -18,7 +30,7 @@ export function preparingStatements<T extends Record<string, postgres.PostgresTy
         const open = Reflect.get(target, property, receiver) as (...args: unknown[]) => Promise<unknown>;
         return (...args: unknown[]) => {
           const body = args.pop() as (inner: postgres.Sql<T>) => unknown;
-          return open.call(target, ...args, (inner: postgres.Sql<T>) => body(preparingStatements(inner)));
+          return open.call(target, ...args, (inner: postgres.Sql<T>) => body(withPreparedStatements(inner)));
         };
       }
       return Reflect.get(target, property, receiver) as unknown;

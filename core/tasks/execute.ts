@@ -10,12 +10,13 @@ import { ensureMediaResolved, inputForVendor } from "./media-inputs.js";
 import { finishUnsuccessfully } from "./finish.js";
 import { readTask } from "./task-reads.js";
 import { isTerminal } from "./state.js";
-import { startTask, type StartRuntime } from "./task-starts.js";
+import type { TaskStarts } from "./task-starts.js";
 
 // The parts of the runtime an execution uses: the task's reading and start, the adapters, the resolution of its
 // media inputs and the signer of their URLs, and what applying the vendor's answer uses.
-export interface ExecuteRuntime extends OutcomeRuntime, FailureRuntime, MediaResolutionRuntime, StartRuntime {
+export interface ExecuteRuntime extends OutcomeRuntime, FailureRuntime, MediaResolutionRuntime {
   reads: DirectSql;
+  starts: Pick<TaskStarts, "start">;
   signer: ArtifactUrlSigner;
   providers: Pick<ProviderRegistry, "get" | "withAdapters">;
   config: Pick<Config, "providers" | "outboundAllowLoopbackHttp" | "providerRetryBaseMs" | "mediaFetchTimeoutMs" | "mediaInputMaxBytes">;
@@ -25,7 +26,7 @@ export interface ExecuteRuntime extends OutcomeRuntime, FailureRuntime, MediaRes
 // alone, and each finish is guarded so that a task ends exactly once.
 export async function executeTask(core: ExecuteRuntime, taskId: string, signal: AbortSignal): Promise<void> {
   const now = core.clock();
-  const running = (await startTask(core, taskId)) ?? (await refuseToStart(core, taskId, now));
+  const running = (await core.starts.start(taskId)) ?? (await refuseToStart(core, taskId, now));
   if (!running) return;
   const adapter = core.providers.get(running.providerFamily);
   if (!adapter) throw new Error(`task ${taskId} started without an adapter for ${running.providerFamily}`);

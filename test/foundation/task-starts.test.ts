@@ -1,12 +1,15 @@
 import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTask } from "../../core/tasks/task-starts.js";
+import postgres from "postgres";
+import { drizzle } from "drizzle-orm/postgres-js";
+import { preparingStatements } from "../../core/db/prepared-statements.js";
+import { TaskStarts } from "../../core/tasks/task-starts.js";
 import { startHarness, type Harness } from "../support/harness.js";
 
 // A worker's execute jobs that start in one turn start their tasks in one statement (core/tasks/task-starts.ts);
 // each job still learns only whether its own task started. drizzle's statements are prepared on their
-// connection (core/db/prepared-statements.ts), in transactions too.
+// connection where the client pipelines (core/db/prepared-statements.ts), in transactions too.
 
 let h: Harness;
 beforeAll(async () => {
@@ -30,16 +33,12 @@ describe("starting tasks", () => {
     const [first, second, third, cancelled] = [await queuedTask(), await queuedTask(), await queuedTask(), await queuedTask()];
     expect((await h.request("POST", `/v1/tasks/${cancelled}/cancel`, { body: {} })).body.status).toBe("canceled");
     let clockReads = 0;
-    const starting = {
-      db: h.core.db,
-      providers: h.core.providers,
-      clock: () => {
-        clockReads += 1;
-        return new Date();
-      },
-    };
+    const starting = new TaskStarts(h.core.db, () => h.core.providers.withAdapters(), () => {
+      clockReads += 1;
+      return new Date();
+    });
     const ids = [first, second, third, cancelled, "task_that_does_not_exist"] as string[];
-    const started = await Promise.all(ids.map((id) => startTask(starting, id)));
+    const started = await Promise.all(ids.map((id) => starting.start(id)));
 
     expect(started.map((row) => row?.id ?? null)).toEqual([first, second, third, null, null]);
     for (const row of started.slice(0, 3)) expect(row).toMatchObject({ status: "running", attempts: 1 });
@@ -49,15 +48,31 @@ describe("starting tasks", () => {
     expect((await h.request("GET", `/v1/tasks/${cancelled}`)).body.status).toBe("canceled");
 
     // A task found running (its worker died) starts again without counting another attempt.
-    const again = await startTask(starting, first as string);
+    const again = await starting.start(first as string);
     expect(again).toMatchObject({ id: first, status: "running", attempts: 1 });
   });
 
-  it("prepares drizzle's statements with parameters, in transactions too", async () => {
-    const prepared = await h.core.db.transaction(async (tx) => {
-      await tx.execute(sql`select ${1}::int as prepared_marker`);
-      return tx.execute<{ statement: string }>(sql`select statement from pg_prepared_statements where statement like ${"%prepared_marker%"}`);
-    });
-    expect(prepared.length).toBeGreaterThan(0);
+  it("prepares drizzle's statements with parameters on a pipelining client, in transactions too", async () => {
+    const client = postgres(h.databaseUrl, { max: 2, onnotice: () => {} });
+    try {
+      const db = drizzle(preparingStatements(client));
+      const prepared = await db.transaction(async (tx) => {
+        await tx.execute(sql`select ${1}::int as prepared_marker`);
+        return tx.execute<{ statement: string }>(sql`select statement from pg_prepared_statements where statement like ${"%prepared_marker%"}`);
+      });
+      expect(prepared.length).toBeGreaterThan(0);
+      // Transactions begun while prepared statements are pipelined on the same connections all commit.
+      const work = Array.from({ length: 40 }, (_, i) =>
+        i % 2 === 0 ? db.execute(sql`select ${i}::int as n`) : db.transaction((tx) => tx.execute(sql`select ${i}::int as n`)),
+      );
+      expect((await Promise.allSettled(work)).filter((outcome) => outcome.status === "rejected")).toEqual([]);
+    } finally {
+      await client.end();
+    }
+  });
+
+  it("refuses to prepare on a client without pipelining, whose transactions postgres.js would fail", () => {
+    const client = postgres(h.databaseUrl, { max: 1, max_pipeline: 1 } as postgres.Options<Record<string, postgres.PostgresType>>);
+    expect(() => preparingStatements(client)).toThrow(/UNSAFE_TRANSACTION/);
   });
 });
