@@ -84,7 +84,7 @@ try {
     inFlight,
   };
   console.log(`\n${resultsTable(results)}\n`);
-await writeMainResults(resultsDocument(results));
+  await writeMainResults(resultsDocument(results));
   log("written to bench/RESULTS.md (the other benchmarks' sections kept)");
 } catch (error) {
   console.error("[bench] failed:", error);
