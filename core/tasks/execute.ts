@@ -25,8 +25,8 @@ export interface ExecuteRuntime extends OutcomeRuntime, FailureRuntime, MediaRes
 // One run of the execute_task job: submit to the vendor. Safe to run again after a crash: a terminal task is left
 // alone, and each finish is guarded so that a task ends exactly once.
 export async function executeTask(core: ExecuteRuntime, taskId: string, signal: AbortSignal): Promise<void> {
-  const now = core.clock();
-  const running = (await core.starts.start(taskId)) ?? (await refuseToStart(core, taskId, now));
+  // Judged after the start, whose group took its time then: a deadline the start found passed is passed here too.
+  const running = (await core.starts.start(taskId)) ?? (await refuseToStart(core, taskId, core.clock()));
   if (!running) return;
   const adapter = core.providers.get(running.providerFamily);
   if (!adapter) throw new Error(`task ${taskId} started without an adapter for ${running.providerFamily}`);

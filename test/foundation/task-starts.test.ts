@@ -5,7 +5,8 @@ import postgres from "postgres";
 import { drizzle } from "drizzle-orm/postgres-js";
 import { preparingStatements } from "../../core/db/prepared-statements.js";
 import { TaskStarts } from "../../core/tasks/task-starts.js";
-import { startHarness, type Harness } from "../support/harness.js";
+import { executeTask } from "../../core/tasks/execute.js";
+import { balance, startHarness, type Harness } from "../support/harness.js";
 
 // A worker's execute jobs that start in one turn start their tasks in one statement (core/tasks/task-starts.ts);
 // each job still learns only whether its own task started. drizzle's statements are prepared on their
@@ -50,6 +51,16 @@ describe("starting tasks", () => {
     // A task found running (its worker died) starts again without counting another attempt.
     const again = await starting.start(first as string);
     expect(again).toMatchObject({ id: first, status: "running", attempts: 1 });
+  });
+
+  it("fails a task whose deadline passed before its job started, with model_timeout and its hold released", async () => {
+    const before = await balance(h);
+    const late = await queuedTask();
+    await h.core.db.execute(sql`update tasks set deadline_at = now() - interval '1 second' where id = ${late}`);
+    await executeTask(h.core, late, new AbortController().signal);
+    const task = (await h.request("GET", `/v1/tasks/${late}`)).body;
+    expect(task).toMatchObject({ status: "failed", error: { code: "model_timeout" } });
+    expect(await balance(h)).toEqual(before);
   });
 
   it("prepares drizzle's statements with parameters on a pipelining client, in transactions too", async () => {
