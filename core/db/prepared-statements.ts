@@ -11,7 +11,8 @@ import type postgres from "postgres";
 // Only for a client that pipelines (postgres.js' default `max_pipeline`): postgres.js 3.4 marks a connection as
 // a transaction's only when its BEGIN is written with room left in the pipeline, and with `max_pipeline: 1` a
 // BEGIN written behind a prepared statement leaves none, so the BEGIN's answer fails the transaction with
-// UNSAFE_TRANSACTION (unprepared statements never let anything be written behind them).
+// UNSAFE_TRANSACTION (unprepared statements never let anything be written behind them). porsager/postgres#1189;
+// docs/workarounds.md #7 says when this may go.
 export function preparingStatements<T extends Record<string, postgres.PostgresType>>(sql: postgres.Sql<T>): postgres.Sql<T> {
   if ((sql.options as { max_pipeline?: number }).max_pipeline === 1) {
     throw new Error("prepared statements on a client without pipelining would fail its transactions (UNSAFE_TRANSACTION)");
