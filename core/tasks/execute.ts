@@ -18,7 +18,7 @@ export interface ExecuteRuntime extends OutcomeRuntime, FailureRuntime, MediaRes
   reads: DirectSql;
   starts: Pick<TaskStarts, "start">;
   signer: ArtifactUrlSigner;
-  providers: Pick<ProviderRegistry, "get" | "withAdapters">;
+  providers: Pick<ProviderRegistry, "get">;
   config: Pick<Config, "providers" | "outboundAllowLoopbackHttp" | "providerRetryBaseMs" | "mediaFetchTimeoutMs" | "mediaInputMaxBytes">;
 }
 
