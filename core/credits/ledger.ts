@@ -66,7 +66,8 @@ export class BalanceMoved extends Error {
 // batches never deadlock) and only from the batch's write statement to its commit. The balance the holds were
 // judged against was read unlocked; if another transaction lowered it meanwhile below the holds, the account's
 // own check (available >= 0) fails the statement, and with it the transaction: balanceMovedFrom tells that
-// failure apart, and the batch is judged again.
+// failure apart, and the batch is judged again. It returns one row per account changed (a tenant without an account
+// has none).
 export function takeHolds(sql: AdmissionSql, holds: readonly Hold[]): Fragment {
   const totals = new Map<string, bigint>();
   for (const hold of holds) totals.set(hold.tenantId, (totals.get(hold.tenantId) ?? 0n) + hold.amount);
@@ -80,7 +81,8 @@ export function takeHolds(sql: AdmissionSql, holds: readonly Hold[]): Fragment {
     update credit_accounts c
        set available = c.available - t.total, held = c.held + t.total, updated_at = now()
       from t join locked using (tenant_id)
-     where c.tenant_id = t.tenant_id`;
+     where c.tenant_id = t.tenant_id
+    returning c.tenant_id`;
 }
 
 // BalanceMoved when `error` is the available-balance check failing in an admission's takeHolds, which paid for

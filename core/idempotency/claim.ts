@@ -75,9 +75,14 @@ function keyRecords(keys: readonly { tenantId: string; key: string }[]) {
   return keys.map(({ tenantId, key }) => ({ tenant_id: tenantId, key }));
 }
 
+// The key's lock, tried: `tenant` and `key` are SQL expressions of the statement that tries it.
+function tryKeyLock(sql: AdmissionSql, tenant: string, key: string): Fragment {
+  return sql`pg_try_advisory_xact_lock(hashtextextended((${sql.unsafe(tenant)}) || ':' || (${sql.unsafe(key)}), 0))`;
+}
+
 export async function tryLockKeys(sql: AdmissionSql, keys: readonly { tenantId: string; key: string }[]): Promise<boolean[]> {
   const rows = await sql<{ n: string; locked: boolean }[]>`
-    select e.n, pg_try_advisory_xact_lock(hashtextextended((e.v->>'tenant_id') || ':' || (e.v->>'key'), 0)) as locked
+    select e.n, ${tryKeyLock(sql, "e.v->>'tenant_id'", "e.v->>'key'")} as locked
       from jsonb_array_elements(${sql.json(keyRecords(keys))}::jsonb) with ordinality as e(v, n)`;
   const locked = keys.map(() => false);
   for (const row of rows) locked[Number(row.n) - 1] = row.locked;
@@ -101,7 +106,31 @@ export async function readKeys(sql: AdmissionSql, keys: readonly { tenantId: str
 // any, has expired (a live one replays or conflicts, judgeClaim) and is replaced; the key's lock keeps any other
 // admission from claiming it meanwhile, and a batch claims each key once.
 export function recordKeys(sql: AdmissionSql, claims: readonly (KeyClaim & { taskId: string })[]): Fragment {
-  const records = claims.map((c) => ({
+  return sql`
+    insert into idempotency_keys (tenant_id, key, fingerprint, task_id, created_at, expires_at)
+    select * from jsonb_to_recordset(${sql.json(keyRowRecords(claims))}::jsonb)
+      as r(tenant_id text, key text, fingerprint text, task_id text, created_at timestamptz, expires_at timestamptz)
+    on conflict (tenant_id, key) do update
+      set fingerprint = excluded.fingerprint, task_id = excluded.task_id, created_at = excluded.created_at,
+          expires_at = excluded.expires_at`;
+}
+
+// The keys of an admission that judged nothing (core/tasks/admission-batch.ts, its first attempt), claimed as they
+// are stored: each row is inserted only once its key's lock is taken, and the statement fails (admission_guard,
+// migrations/0009) when a lock is held elsewhere, or (unique violation) when the key has a row already, live or
+// expired, or comes twice. Taking the lock before inserting the row means the insert never waits on another
+// admission's uncommitted row of the same key: every admission holds a key's lock from before it stores the key
+// until it ends.
+export function claimFreshKeys(sql: AdmissionSql, claims: readonly (KeyClaim & { taskId: string })[]): Fragment {
+  return sql`
+    insert into idempotency_keys (tenant_id, key, fingerprint, task_id, created_at, expires_at)
+    select r.* from jsonb_to_recordset(${sql.json(keyRowRecords(claims))}::jsonb)
+      as r(tenant_id text, key text, fingerprint text, task_id text, created_at timestamptz, expires_at timestamptz)
+     where admission_guard(${tryKeyLock(sql, "r.tenant_id", "r.key")}, 'a key is being admitted elsewhere')`;
+}
+
+function keyRowRecords(claims: readonly (KeyClaim & { taskId: string })[]) {
+  return claims.map((c) => ({
     tenant_id: c.tenantId,
     key: c.key,
     fingerprint: c.fingerprint,
@@ -109,13 +138,6 @@ export function recordKeys(sql: AdmissionSql, claims: readonly (KeyClaim & { tas
     created_at: c.now.toISOString(),
     expires_at: new Date(c.now.getTime() + IDEMPOTENCY_WINDOW_MS).toISOString(),
   }));
-  return sql`
-    insert into idempotency_keys (tenant_id, key, fingerprint, task_id, created_at, expires_at)
-    select * from jsonb_to_recordset(${sql.json(records)}::jsonb)
-      as r(tenant_id text, key text, fingerprint text, task_id text, created_at timestamptz, expires_at timestamptz)
-    on conflict (tenant_id, key) do update
-      set fingerprint = excluded.fingerprint, task_id = excluded.task_id, created_at = excluded.created_at,
-          expires_at = excluded.expires_at`;
 }
 
 // A read before admission's fallible steps finish refusing: a replay of an admitted request answers with its task

@@ -3,19 +3,25 @@ import type { AdmissionSql, DirectSql } from "../db/client.js";
 import { oneStatement, type WriteStep } from "../db/one-statement.js";
 import { pipelinedTransaction } from "../db/pipelined-transaction.js";
 import { ServiceError } from "../errors/index.js";
-import { judgeClaim, readKeys, recordKeys, tryLockKeys, type KeyClaim } from "../idempotency/claim.js";
+import { claimFreshKeys, judgeClaim, readKeys, recordKeys, tryLockKeys, type KeyClaim } from "../idempotency/claim.js";
 import { announceJobs, insertJobs, registerJobName } from "../jobs/enqueue.js";
 import { findCapability } from "../capabilities/table.js";
 import { taskRowSteps } from "./admitted-rows.js";
 import type { TaskRow } from "./repository.js";
 
-// Many admissions in ONE transaction, each with the guarantees it would have alone: its idempotency key claimed
-// (or replayed, or refused), its task inserted, its credits held, its job enqueued — all committed together or
-// not at all. Members are judged in order, as if they had run one after another: a duplicate key behind a member
-// that claimed it is in progress, and each hold is judged against the balance the members before it left.
-// Two round trips carry the whole batch: BEGIN with the reads, then every write as one statement with the COMMIT
-// right behind it (core/db/pipelined-transaction.ts, commitWith); the statements of each go out back to back.
-
+// Many admissions at once, each with the guarantees it would have alone: its idempotency key claimed (or
+// replayed, or refused), its task inserted, its credits held, its job enqueued — all committed together or not at
+// all. Members are judged in order, as if they had run one after another: a duplicate key behind a member that
+// claimed it is in progress, and each hold is judged against the balance the members before it left.
+//
+// The batch is first written as though every member were admitted — fresh keys, balances that cover the holds —
+// in ONE statement, committed on its own (one round trip, nothing read first): the statement checks those
+// assumptions as it writes and fails whole when one does not hold (a key stored or being admitted, a balance
+// short, an account missing, anything the database refuses). Then, and only then, the batch is judged: a
+// transaction whose first round trip sends BEGIN with the reads (locks, keys, balances) and whose second sends
+// every write as one statement with the COMMIT right behind it (core/db/pipelined-transaction.ts, commitWith).
+// Fresh keys and covered holds are what almost every admission is; replays, conflicts and refusals pay for the
+// failed first statement.
 export interface Admission {
   claim: KeyClaim;
   // The task as it will be stored when admitted.
@@ -36,12 +42,32 @@ const keyOf = (claim: { tenantId: string; key: string }) => `${claim.tenantId}\u
 const MAX_JUDGEMENTS = 3;
 
 export async function admitBatch(direct: DirectSql, admissions: readonly Admission[]): Promise<AdmissionResult[]> {
+  if (await admitAsWritten(direct, admissions)) return admissions.map((admission) => ({ kind: "admitted", row: admission.row }));
   for (let judgement = 1; ; judgement++) {
     try {
       return await judgeAndWrite(direct, admissions);
     } catch (error) {
       if (!(error instanceof BalanceMoved) || judgement >= MAX_JUDGEMENTS) throw error;
     }
+  }
+}
+
+// Every member admitted in one statement, or nothing written and false (the batch is judged instead). Its failure
+// is expected, not reported: the judged attempt decides each member's outcome and surfaces whatever is wrong.
+async function admitAsWritten(direct: DirectSql, admissions: readonly Admission[]): Promise<boolean> {
+  const holds = holdsOf(admissions);
+  const payers = new Set(holds.map((hold) => hold.tenantId)).size;
+  const steps = writeSteps(direct, admissions, { name: "key_rows", statement: claimFreshKeys(direct, claimsOf(admissions)) });
+  const announce = announceJobs(direct, "job_rows");
+  const last =
+    payers > 0
+      ? direct`select ${announce}, admission_guard((select count(*) from held_balances) = ${payers}, 'an account is missing')`
+      : direct`select ${announce}`;
+  try {
+    await oneStatement(direct, steps, last);
+    return true;
+  } catch {
+    return false;
   }
 }
 
@@ -87,18 +113,7 @@ async function judgeAndWrite(direct: DirectSql, admissions: readonly Admission[]
     }
 
     if (admitted.length === 0) return results;
-    const rows = admitted.map((a) => a.row);
-    const holds = admitted.filter((a) => a.hold > 0n).map((a) => ({ tenantId: a.claim.tenantId, taskId: a.row.id, amount: a.hold }));
-    const steps: WriteStep[] = [
-      ...taskRowSteps(connection, rows),
-      ...admissionHooks(connection, rows),
-      { name: "key_rows", statement: recordKeys(connection, admitted.map((a) => ({ ...a.claim, taskId: a.row.id }))) },
-      { name: "job_rows", statement: insertJobs(connection, "execute_task", rows.map((row) => ({ task_id: row.id }))) },
-    ];
-    if (holds.length > 0) {
-      steps.push({ name: "hold_rows", statement: recordHoldEntries(connection, holds) });
-      steps.push({ name: "held_balances", statement: takeHolds(connection, holds) });
-    }
+    const steps = writeSteps(connection, admitted, { name: "key_rows", statement: recordKeys(connection, claimsOf(admitted)) });
     try {
       await commitWith(oneStatement(connection, steps, connection`select ${announceJobs(connection, "job_rows")}`));
     } catch (error) {
@@ -106,6 +121,28 @@ async function judgeAndWrite(direct: DirectSql, admissions: readonly Admission[]
     }
     return results;
   });
+}
+
+const claimsOf = (admitted: readonly Admission[]) => admitted.map((a) => ({ ...a.claim, taskId: a.row.id }));
+const holdsOf = (admitted: readonly Admission[]) =>
+  admitted.filter((a) => a.hold > 0n).map((a) => ({ tenantId: a.claim.tenantId, taskId: a.row.id, amount: a.hold }));
+
+// The writes of admitted members, as the steps of one statement, with their keys stored by `keys`: the tasks, what
+// their capabilities do on admission, the jobs, the holds' ledger rows and the accounts' change (`held_balances`).
+function writeSteps(sql: AdmissionSql, admitted: readonly Admission[], keys: WriteStep): WriteStep[] {
+  const rows = admitted.map((a) => a.row);
+  const holds = holdsOf(admitted);
+  const steps: WriteStep[] = [
+    ...taskRowSteps(sql, rows),
+    ...admissionHooks(sql, rows),
+    keys,
+    { name: "job_rows", statement: insertJobs(sql, "execute_task", rows.map((row) => ({ task_id: row.id }))) },
+  ];
+  if (holds.length > 0) {
+    steps.push({ name: "hold_rows", statement: recordHoldEntries(sql, holds) });
+    steps.push({ name: "held_balances", statement: takeHolds(sql, holds) });
+  }
+  return steps;
 }
 
 // The admission hooks of the capabilities among the admitted tasks (core/capabilities/types.ts, lifecycle), each
