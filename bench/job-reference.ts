@@ -1,6 +1,8 @@
 import { performance } from "node:perf_hooks";
 import postgres from "postgres";
-import { launch, type BenchProcess } from "./processes.js";
+import http from "node:http";
+import { postJson } from "./http-post.js";
+import { freePort, launch, waitForHttp, type BenchProcess } from "./processes.js";
 import { SETTINGS } from "./settings.js";
 import { percentile, sleep, until } from "./stats.js";
 
@@ -44,18 +46,44 @@ export async function measureNoopThroughput(databaseUrl: string): Promise<number
   return (report.done * 1000) / (report.lastEndMs - report.firstStartMs);
 }
 
-export async function measureNoopLatency(databaseUrl: string): Promise<{ p50Ms: number; p99Ms: number }> {
+export interface NoopLatency {
+  p50Ms: number;
+  p99Ms: number;
+}
+
+// Jobs added one at a time by `enqueue` (given the wall-clock time just before it sends), timed to their starts.
+async function noopWaits(databaseUrl: string, enqueue: (enqueuedAt: number) => Promise<void>): Promise<NoopLatency> {
+  const worker = noopWorker(databaseUrl, SETTINGS.latencySamples);
+  await until("the no-op worker to listen", async () => worker.stdout().includes("ready"), 30_000);
+  for (let n = 0; n < SETTINGS.latencySamples; n++) {
+    await enqueue(performance.timeOrigin + performance.now());
+    await sleep(SETTINGS.latencySpacingMs);
+  }
+  const waits = (await reportOf(worker)).waitsMs;
+  return { p50Ms: percentile(waits, 50), p99Ms: percentile(waits, 99) };
+}
+
+// The reference: `add_job` sent by this process. Then the floor an HTTP service meets before doing any work of
+// its own: the same job added by a bare Fastify route (bench/bare-server.ts, POST /jobs) that does nothing else,
+// asked through node:http on one kept-alive connection as the service is.
+export async function measureNoopLatency(databaseUrl: string): Promise<{ direct: NoopLatency; overHttp: NoopLatency }> {
   const sql = postgres(databaseUrl, { max: 1, onnotice: () => {} });
+  const port = await freePort();
+  const server = launch("reference server", "bench/bare-server.ts", { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port) });
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
   try {
-    const worker = noopWorker(databaseUrl, SETTINGS.latencySamples);
-    await until("the no-op worker to listen", async () => worker.stdout().includes("ready"), 30_000);
-    for (let n = 0; n < SETTINGS.latencySamples; n++) {
-      await sql`select graphile_worker.add_job('noop', json_build_object('enqueued_at', ${performance.timeOrigin + performance.now()}::float8))`;
-      await sleep(SETTINGS.latencySpacingMs);
-    }
-    const waits = (await reportOf(worker)).waitsMs;
-    return { p50Ms: percentile(waits, 50), p99Ms: percentile(waits, 99) };
+    await waitForHttp(`http://127.0.0.1:${port}/healthz`, server);
+    const direct = await noopWaits(databaseUrl, async (enqueuedAt) => {
+      await sql`select graphile_worker.add_job('noop', json_build_object('enqueued_at', ${enqueuedAt}::float8))`;
+    });
+    const overHttp = await noopWaits(databaseUrl, async (enqueuedAt) => {
+      const answer = await postJson(`http://127.0.0.1:${port}/jobs`, {}, JSON.stringify({ enqueued_at: enqueuedAt }), agent);
+      if (answer.status !== 202) throw new Error(`the reference server answered ${answer.status}: ${answer.body}`);
+    });
+    return { direct, overHttp };
   } finally {
+    agent.destroy();
+    await server.stop();
     await sql.end({ timeout: 5 });
   }
 }

@@ -1,6 +1,7 @@
 import http from "node:http";
 import { sql } from "drizzle-orm";
 import type { RunningService } from "../service.js";
+import { postJson } from "../http-post.js";
 import { SETTINGS } from "../settings.js";
 import { percentile, sleep } from "../stats.js";
 import { bearer, uniqueKeys } from "./admission.js";
@@ -35,8 +36,8 @@ export async function measureAdmissionToRunning(
   try {
     for (let n = 0; n < SETTINGS.latencySamples; n++) {
       const sent = performance.timeOrigin + performance.now();
-      const headers = { ...bearer(tenant.apiKey), "content-type": "application/json", "idempotency-key": key() };
-      const response = await post(`${service.restUrl}${kind.path}`, headers, kind.body, agent);
+      const headers = { ...bearer(tenant.apiKey), "idempotency-key": key() };
+      const response = await postJson(`${service.restUrl}${kind.path}`, headers, kind.body, agent);
       if (response.status !== 202) throw new Error(`admission answered ${response.status}: ${response.body}`);
       sentAt.set((JSON.parse(response.body) as { task_id: string }).task_id, sent);
       await sleep(SETTINGS.latencySpacingMs);
@@ -55,18 +56,4 @@ export async function measureAdmissionToRunning(
     throw new Error(`found the start of ${waits.length} of ${sentAt.size} tasks`);
   }
   return { samples: waits.length, p50Ms: percentile(waits, 50), p99Ms: percentile(waits, 99) };
-}
-
-function post(url: string, headers: Record<string, string>, body: string, agent: http.Agent): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const request = http.request(url, { method: "POST", headers, agent }, (response) => {
-      let text = "";
-      response.setEncoding("utf8");
-      response.on("data", (chunk: string) => (text += chunk));
-      response.on("end", () => resolve({ status: response.statusCode ?? 0, body: text }));
-      response.on("error", reject);
-    });
-    request.on("error", reject);
-    request.end(body);
-  });
 }
