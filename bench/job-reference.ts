@@ -1,6 +1,6 @@
+import http from "node:http";
 import { performance } from "node:perf_hooks";
 import postgres from "postgres";
-import http from "node:http";
 import { postJson } from "./http-post.js";
 import { freePort, launch, waitForHttp, type BenchProcess } from "./processes.js";
 import { SETTINGS } from "./settings.js";
