@@ -143,10 +143,11 @@ serving process' and the run database's Postgres backends' CPU time divided by t
 \`Idempotency-Key\` per request with no worker running; read cycles over 1,000 of those tasks. Completion admits the
 tasks first and counts from the first task's start to the last one's end, like the no-op reference
 (${int(SETTINGS.noopJobs)} jobs, the same worker concurrency of ${SETTINGS.workerConcurrency}). Admission → running is, for tasks created
-${SETTINGS.latencySpacingMs} ms apart with an idle worker, the time from just before the request is sent (node:http, one kept-alive
-connection) to the task's \`running\` event (the start transaction's time); the no-op reference adds jobs as far apart and times each from just before its
-\`add_job\` to the job's start, then once more through a bare Fastify route that only runs that \`add_job\` (asked as
-the service is): what HTTP alone adds, before a service does anything of its own. In flight scripts the emulator's \`hang\` fault so every vendorA video job stays running, and samples each
+${SETTINGS.latencySpacingMs} ms apart with an idle worker, the time from just before the request is sent (node:http, one
+kept-alive connection) to the task's \`running\` event (the start transaction's time); the no-op reference adds jobs
+as far apart and times each from just before its \`add_job\` to the job's start, then once more through a bare
+Fastify route that only runs that \`add_job\` (asked as the service is): what HTTP alone adds, before a service does
+anything of its own. In flight scripts the emulator's \`hang\` fault so every vendorA video job stays running, and samples each
 process' resident memory (\`/proc/<pid>/status\`) from the first admission until ${SETTINGS.inFlightHoldSeconds} s after the last submission.
 `;
 }

@@ -55,8 +55,7 @@ export async function admitBatch(direct: DirectSql, admissions: readonly Admissi
 // Every member admitted in one statement, or nothing written and false (the batch is judged instead). Its failure
 // is expected, not reported: the judged attempt decides each member's outcome and surfaces whatever is wrong.
 async function admitAsWritten(direct: DirectSql, admissions: readonly Admission[]): Promise<boolean> {
-  const holds = holdsOf(admissions);
-  const payers = new Set(holds.map((hold) => hold.tenantId)).size;
+  const payers = payersOf(admissions).length;
   const steps = writeSteps(direct, admissions, { name: "key_rows", statement: claimFreshKeys(direct, claimsOf(admissions)) });
   const announce = announceJobs(direct, "job_rows");
   const last =
@@ -74,7 +73,7 @@ async function admitAsWritten(direct: DirectSql, admissions: readonly Admission[
 async function judgeAndWrite(direct: DirectSql, admissions: readonly Admission[]): Promise<AdmissionResult[]> {
   const keys = [...new Map(admissions.map((a) => [keyOf(a.claim), { tenantId: a.claim.tenantId, key: a.claim.key }])).values()];
   const keyIndex = new Map(keys.map((k, i) => [keyOf(k), i]));
-  const payers = [...new Set(admissions.filter((a) => a.hold > 0n).map((a) => a.claim.tenantId))].sort();
+  const payers = payersOf(admissions);
 
   return pipelinedTransaction(direct, async (connection, commitWith) => {
     const [locked, stored, balances] = await Promise.all([
@@ -123,6 +122,8 @@ async function judgeAndWrite(direct: DirectSql, admissions: readonly Admission[]
   });
 }
 
+// The tenants that hold credits in a batch, in tenant order.
+const payersOf = (admissions: readonly Admission[]) => [...new Set(admissions.filter((a) => a.hold > 0n).map((a) => a.claim.tenantId))].sort();
 const claimsOf = (admitted: readonly Admission[]) => admitted.map((a) => ({ ...a.claim, taskId: a.row.id }));
 const holdsOf = (admitted: readonly Admission[]) =>
   admitted.filter((a) => a.hold > 0n).map((a) => ({ tenantId: a.claim.tenantId, taskId: a.row.id, amount: a.hold }));

@@ -1,12 +1,10 @@
 import { sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { parseCredits } from "../../core/index.js";
-import { findCapability } from "../../core/capabilities/table.js";
 import postgres from "postgres";
 import { admitBatch } from "../../core/tasks/admission-batch.js";
-import { admittedTaskRow } from "../../core/tasks/admitted-rows.js";
-import { parseCreateInput } from "../../core/tasks/create.js";
 import { balance, countRows, startHarness, type Harness } from "../support/harness.js";
+import { helloAdmissions } from "../support/hello-admissions.js";
 import { ledgerInvariantViolations } from "../support/ledger-invariant.js";
 
 // Admissions that arrive together commit together (core/db/group-commit.ts): many tenants' requests in one
@@ -32,24 +30,6 @@ function executeJobsOf(tenantId: string) {
           join tasks on tasks.id = j.payload->>'task_id'
          where t.identifier = 'execute_task' and tasks.tenant_id = ${tenantId}`,
   );
-}
-
-// Admissions of "hello" in speech for one tenant, as createTask would build them, to hand to the batch directly.
-async function helloAdmissions(tenantId: string) {
-  const capability = findCapability("text_to_speech")!;
-  const input = parseCreateInput(capability, { voice: "en_female_aria", input: "hello" });
-  const prepared = await capability.prepare(input, {
-    tenantId,
-    isFamilyLive: () => true,
-    findVoice: async () => ({ voiceId: "en_female_aria", models: capability.modelIds }),
-  });
-  const hold = prepared.quote.totalMicro;
-  const admission = (key: string) => {
-    const now = new Date();
-    const row = admittedTaskRow({ id: h.core.ids.task(), tenantId, capability, input, prepared, idempotencyKey: key, surface: "rest", requestId: `req_${key}`, now });
-    return { claim: { tenantId, key, fingerprint: key, now }, row, hold };
-  };
-  return { admission, hold };
 }
 
 describe("admissions committed together", () => {
@@ -109,7 +89,7 @@ describe("admissions committed together", () => {
     // "hello" costs 500 micro-credits: the balance covers one of the two batches, each judged alone on its own
     // connection; whichever takes its hold second finds the balance lowered and is judged again.
     const tenant = await h.newTenant("0.000500");
-    const { admission, hold } = await helloAdmissions(tenant.tenantId);
+    const { admission, hold } = await helloAdmissions(h.core.ids, tenant.tenantId);
     expect(hold).toBe(500n);
     const direct = postgres(h.env.DATABASE_URL as string, { max: 2, onnotice: () => {} });
     try {
@@ -128,7 +108,7 @@ describe("admissions committed together", () => {
 
   it("lets an admission the database refuses fail alone, admitting the others of its group", async () => {
     const tenant = await h.newTenant("1");
-    const { admission, hold } = await helloAdmissions(tenant.tenantId);
+    const { admission, hold } = await helloAdmissions(h.core.ids, tenant.tenantId);
     const broken = admission("refused-by-the-database");
     // A status the tasks table's check constraint refuses: the whole group's transaction fails on it.
     broken.row.status = "lost";

@@ -1,11 +1,9 @@
 import { sql } from "drizzle-orm";
 import postgres from "postgres";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { findCapability } from "../../core/capabilities/table.js";
 import { admitBatch, type Admission } from "../../core/tasks/admission-batch.js";
-import { admittedTaskRow } from "../../core/tasks/admitted-rows.js";
-import { parseCreateInput } from "../../core/tasks/create.js";
 import { balance, countRows, startHarness, type Harness } from "../support/harness.js";
+import { helloAdmissions } from "../support/hello-admissions.js";
 import { ledgerInvariantViolations } from "../support/ledger-invariant.js";
 
 // An admission batch is first written in one statement that assumes every member is admitted, and judged in a
@@ -32,18 +30,9 @@ const judged = () => statements.some((statement) => statement.trim() === "begin"
 const rowsOf = (table: "tasks" | "idempotency_keys", tenantId: string) =>
   countRows(h, sql`select count(*)::int as n from ${sql.identifier(table)} where tenant_id = ${tenantId}`);
 
-// Speech of "hello" (500 micro-credits on hd) for one tenant, as createTask builds it, under `key`.
+// A new speech task of "hello" (500 micro-credits) for the tenant, under `key`.
 async function speechAdmission(tenantId: string, key: string, fingerprint = key): Promise<Admission> {
-  const capability = findCapability("text_to_speech")!;
-  const input = parseCreateInput(capability, { voice: "en_female_aria", input: "hello", model: "vendorA-speech-2.8-hd" });
-  const prepared = await capability.prepare(input, {
-    tenantId,
-    isFamilyLive: () => true,
-    findVoice: async () => ({ voiceId: "en_female_aria", models: capability.modelIds }),
-  });
-  const now = new Date();
-  const row = admittedTaskRow({ id: h.core.ids.task(), tenantId, capability, input, prepared, idempotencyKey: key, surface: "rest", requestId: `req_${key}`, now });
-  return { claim: { tenantId, key, fingerprint, now }, row, hold: prepared.quote.totalMicro };
+  return (await helloAdmissions(h.core.ids, tenantId)).admission(key, fingerprint);
 }
 
 describe("an admission batch written in one statement", () => {
@@ -60,6 +49,7 @@ describe("an admission batch written in one statement", () => {
       select count(*)::int as n from graphile_worker._private_jobs j join graphile_worker._private_tasks t on t.id = j.task_id
        where t.identifier = 'execute_task' and j.payload->>'task_id' = ${admission.row.id}`)).toBe(1);
   });
+
   it("admits fresh keys covered by the balance with that one statement: tasks, keys, jobs and holds", async () => {
     const tenant = await h.newTenant("1");
     const batch = await Promise.all(["fresh-a", "fresh-b", "fresh-c"].map((key) => speechAdmission(tenant.tenantId, key)));
@@ -135,5 +125,4 @@ describe("an admission batch written in one statement", () => {
     expect(await rowsOf("idempotency_keys", tenantId)).toBe(0);
     expect(await countRows(h, sql`select count(*)::int as n from credit_ledger where tenant_id = ${tenantId}`)).toBe(0);
   });
-
 });
