@@ -44,7 +44,7 @@ export async function startReferenceServer(databaseUrl: string): Promise<Referen
       },
     },
     async getSide() {
-      const ids = (await sql<{ id: string }[]>`select id::text from bench_rows order by id limit ${READ_ROWS}`).map((r) => r.id);
+      const ids = (await sql<{ id: string }[]>`select id::text from bench_rows order by bench_rows.id limit ${READ_ROWS}`).map((r) => r.id);
       if (ids.length === 0) throw new Error("the reference table is empty: run the insert load first");
       let i = 0;
       return {

@@ -163,6 +163,8 @@ export interface LedgerEntry {
   createdAt: Date;
 }
 
+// Ordered by the table's column, qualified: a bare `id` in ORDER BY would name the output column, the text cast, and
+// sort "7" after "54".
 export async function recentLedgerEntries(tx: Executor, tenantId: string, limit: number): Promise<LedgerEntry[]> {
   const rows = await tx.execute<{
     id: string;
@@ -173,7 +175,7 @@ export async function recentLedgerEntries(tx: Executor, tenantId: string, limit:
     created_at: string;
   }>(sql`
     select id::text, kind, amount::text, task_id, note, created_at from credit_ledger
-     where tenant_id = ${tenantId} order by id desc limit ${limit}`);
+     where tenant_id = ${tenantId} order by credit_ledger.id desc limit ${limit}`);
   return rows.map((r) => ({
     id: r.id,
     kind: r.kind,

@@ -29,10 +29,11 @@ interface StoredEvent {
 
 const EVENTS_PER_READ = 100;
 
+// Ordered by the table's column, qualified: a bare `seq` would name the text output column and send 10 before 9.
 async function eventsAfter(core: TaskStreamRuntime, taskId: string, after: string): Promise<StoredEvent[]> {
   return core.reads<StoredEvent[]>`
     select seq::text as seq, kind, status, progress from task_events
-     where task_id = ${taskId} and seq > ${after}::bigint order by seq limit ${EVENTS_PER_READ}`;
+     where task_id = ${taskId} and seq > ${after}::bigint order by task_events.seq limit ${EVENTS_PER_READ}`;
 }
 
 // The task and the number of its last recorded change, read in one statement (one snapshot): a change committed

@@ -1,5 +1,6 @@
+import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startHarness, type Harness } from "../support/harness.js";
+import { startHarness, waitForTask, type Harness } from "../support/harness.js";
 
 let h: Harness;
 beforeAll(async () => {
@@ -70,7 +71,7 @@ describe("GET /v1/tasks/{id}/events", () => {
 
     // Each recorded change of the task came through exactly once, in order.
     const recorded = await h.core.reads<{ seq: string; kind: string; status: string }[]>`
-      select seq::text as seq, kind, status from task_events where task_id = ${taskId} order by seq`;
+      select seq::text as seq, kind, status from task_events where task_id = ${taskId} order by task_events.seq`;
     expect(changes.map((e) => ({ seq: e.id, kind: e.event, status: e.data.status }))).toEqual(recorded);
     const read = await h.request("GET", `/v1/tasks/${taskId}`);
     const { completed_at, billing, usage } = read.body;
@@ -89,6 +90,26 @@ describe("GET /v1/tasks/{id}/events", () => {
       ["task", "succeeded"],
     ]);
     expect(late[0]!.id).toBe(changes.at(-1)!.id);
+  });
+
+  it("delivers changes in numeric order across a power of ten of their ids", async () => {
+    await h.stopWorker();
+    const created = await h.request("POST", "/v1/audio/speech", { idempotencyKey: "stream-digits", body: SPEECH });
+    const taskId = created.body.task_id as string;
+    // The task's changes get ids from 9998 on (the file's earlier tasks used a few dozen), so a text order would
+    // send 10000 before 9998.
+    await h.core.db.execute(sql`select setval(pg_get_serial_sequence('task_events', 'seq'), 9997)`);
+    for (let percent = 10; percent <= 40; percent += 10) {
+      await h.core.db.execute(sql`update tasks set progress = ${JSON.stringify({ percent })}::jsonb where id = ${taskId}`);
+    }
+    await h.startWorker();
+    await waitForTask(h, taskId, ["succeeded"]);
+    const events = await readStream(taskId, { "last-event-id": "0" });
+    const ids = events.slice(0, -1).map((e) => BigInt(e.id as string));
+    expect(ids[0]).toBe(9998n);
+    expect(ids.at(-1)! >= 10_000n).toBe(true);
+    expect(ids).toEqual([...ids].sort((a, b) => (a < b ? -1 : 1)));
+    expect(events.at(-1)).toMatchObject({ event: "task", data: { status: "succeeded" } });
   });
 
   it("answers task_not_found as JSON for another tenant's task, and 401 without a key", async () => {
