@@ -64,7 +64,9 @@ export function checkUrl(text: string, policy: OutboundPolicy): URL {
 
 // Resolves the host and checks every address it resolves to, so a name with one public and one private address
 // is refused rather than sometimes reaching the private one. The caller connects to the address returned, so the
-// name is never resolved a second time (no DNS rebinding between the check and the connection).
+// name is never resolved a second time (no DNS rebinding between the check and the connection). A refusal names
+// the rule, never the address: what a name resolves to is the service's view of DNS (internal names included),
+// which a caller must not be able to read through it.
 export async function resolveDestination(url: URL, policy: OutboundPolicy): Promise<ResolvedAddress> {
   const host = bareHostname(url);
   const literal = isIP(host);
@@ -80,9 +82,8 @@ export async function resolveDestination(url: URL, policy: OutboundPolicy): Prom
   }
   if (addresses.length === 0) throw new OutboundError("dns_failed", `${host} resolved to no address`);
   for (const { address } of addresses) {
-    const category = classifyAddress(address);
-    if (!addressAllowed(category, policy)) {
-      throw new OutboundError("refused", `${host} resolves to ${address}, a ${category.replace("_", "-")} address`);
+    if (!addressAllowed(classifyAddress(address), policy)) {
+      throw new OutboundError("refused", `${host} resolves to a private, loopback or other non-public address`);
     }
   }
   if (url.protocol === "http:" && addresses.some(({ address }) => classifyAddress(address) !== "loopback")) {

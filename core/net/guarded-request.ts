@@ -2,7 +2,7 @@ import http, { type IncomingHttpHeaders } from "node:http";
 import https from "node:https";
 import type { LookupFunction } from "node:net";
 import type { Writable } from "node:stream";
-import { checkUrl, resolveDestination, type OutboundPolicy, type ResolvedAddress } from "./destination.js";
+import { bareHostname, checkUrl, resolveDestination, type OutboundPolicy, type ResolvedAddress } from "./destination.js";
 import { OutboundError } from "./outbound-error.js";
 
 export interface OutboundRequest {
@@ -88,6 +88,12 @@ function pinnedLookup(pinned: ResolvedAddress): LookupFunction {
   };
 }
 
+// Node's errors name the address they connected to ("connect ECONNREFUSED 203.0.113.5:443"), which is what the
+// name resolved to: the name the caller gave stands in for it, as in a refusal (destination.ts).
+function withoutAddress(message: string, target: URL, pinned: ResolvedAddress): string {
+  return message.split(pinned.address).join(bareHostname(target));
+}
+
 function exchange(
   target: URL,
   pinned: ResolvedAddress,
@@ -117,7 +123,7 @@ function exchange(
       settled = true;
       signal.removeEventListener("abort", onAbort);
       outgoing.destroy();
-      reject(error instanceof OutboundError ? error : new OutboundError("network", error.message));
+      reject(error instanceof OutboundError ? error : new OutboundError("network", withoutAddress(error.message, target, pinned)));
     };
     const onAbort = () => fail(abortReason());
     signal.addEventListener("abort", onAbort, { once: true });

@@ -106,9 +106,23 @@ describe("destination checks", () => {
     ];
     const error = await refusal({ allowLoopbackHttp: true, resolve }, "http://mixed.test/");
     expect(error.failure).toBe("refused");
-    expect(error.message).toBe("mixed.test resolves to 10.0.0.7, a private address");
+    // The rule, never the address: what a name resolves to is not the caller's to read through the service.
+    expect(error.message).toBe("mixed.test resolves to a private, loopback or other non-public address");
     const metadata = await refusal({ allowLoopbackHttp: true, resolve: async () => [{ address: "::ffff:169.254.169.254", family: 6 }] }, "http://meta.test/");
-    expect(metadata.message).toContain("metadata");
+    expect(metadata.failure).toBe("refused");
+    expect(metadata.message).not.toContain("169.254");
+  });
+
+  it("names the host, not the address it resolved to, when the connection fails", async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise((resolve) => closed.close(resolve));
+    const resolve = async () => [{ address: "127.0.0.1", family: 4 as const }];
+    const error = await refusal({ allowLoopbackHttp: true, resolve }, `http://internal.test:${port}/`);
+    expect(error.failure).toBe("network");
+    expect(error.message).toContain(`internal.test:${port}`);
+    expect(error.message).not.toContain("127.0.0.1");
   });
 
   it("connects to the address it checked, never resolving the name again", async () => {
