@@ -15,6 +15,7 @@ export { createTask, type CreateContext } from "./tasks/create.js";
 export { quoteTask, type TaskQuote } from "./tasks/quote.js";
 export { getTask, listTasksPage } from "./tasks/read.js";
 export { cancelTask } from "./tasks/cancel.js";
+export { isTerminal } from "./tasks/state.js";
 export { waitForTask, MAX_WAIT_SECONDS, type WaitOptions } from "./tasks/task-wait.js";
 export { openTaskEventStream, parseLastEventId, type TaskStreamEvent } from "./tasks/task-event-stream.js";
 export { findTaskByIdempotencyKey, isIdempotencyKeyLookup } from "./tasks/idempotency-lookup.js";
@@ -49,6 +50,7 @@ export {
   devJwksUrl,
 } from "./oauth/resource-metadata.js";
 export { taskEnvelopeSchema } from "./contracts/envelope-schema.js";
+export { videoOptionFields } from "./contracts/video-options.js";
 export { deliverCallback } from "./callbacks/deliver.js";
 export { redeliverCallback } from "./callbacks/redeliver.js";
 export { createSigningKey, getSigningKey, listSigningKeysPage, retireSigningKey } from "./signing-keys/keys.js";

@@ -21,7 +21,7 @@ export function toolSuccess(outcome: ToolOutcome): CallToolResult {
 }
 
 // Every failure, validation included, in REST's error vocabulary plus the JSON-RPC code: in structuredContent
-// (which every output schema admits) and always in the text content, which every client passes to the model.
+// and always in the text content, which every client passes to the model.
 // Messages name tools in the connection's naming style, so the next step they suggest can be taken as written.
 export function toolFailure(error: unknown, requestId: string, style: ToolNameStyle): CallToolResult {
   let body: Record<string, unknown> & { type: string; message: string };

@@ -1,5 +1,5 @@
-import { Server } from "@modelcontextprotocol/server";
-import { InsufficientScopeError, refuseUnstorableText, ServiceError, type Core, type Grant } from "../core/index.js";
+import { ProtocolError, ProtocolErrorCode, Server } from "@modelcontextprotocol/server";
+import { errorBody, InsufficientScopeError, refuseUnstorableText, type Core, type Grant } from "../core/index.js";
 import { serverInstructions } from "./instructions.js";
 import { ARTIFACT_TEMPLATE, readArtifactResource } from "./resources.js";
 import { toolFailure, toolSuccess } from "./results.js";
@@ -33,9 +33,13 @@ export function createMcpServer(core: Core, tools: ToolSet, session: McpSession)
   server.setRequestHandler("tools/call", async (request, ctx) => {
     const requestId = session.requestId();
     const tool = tools.find(request.params.name);
+    // A name no tool has is a protocol error, as the MCP specification lists it (-32602), not a tool result.
+    if (!tool) {
+      const message = `Unknown tool: ${request.params.name}; tools/list names every tool.`;
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, message, { error: errorBody("not_found", message, { requestId }) });
+    }
     const progressToken = request.params._meta?.progressToken;
     try {
-      if (!tool) throw new ServiceError("not_found", `No tool ${request.params.name}; tools/list names every tool.`);
       const grant = await session.grant();
       // Checked before the tool runs, so a call without its scopes creates and charges nothing.
       checkScopes(grant, tool);
@@ -44,13 +48,14 @@ export function createMcpServer(core: Core, tools: ToolSet, session: McpSession)
         core,
         grant,
         requestId,
+        toolNames: style,
         signal: ctx.mcpReq.signal,
         progress: async (update) => {
           if (progressToken === undefined) return;
           await ctx.mcpReq.notify({ method: "notifications/progress", params: { progressToken, ...update } });
         },
       });
-      return server.projectCallToolResult(toolSuccess(outcome), tool.outputSchema);
+      return server.projectCallToolResult(toolSuccess(outcome), undefined);
     } catch (error) {
       return server.projectCallToolResult(toolFailure(error, requestId, style), undefined);
     }

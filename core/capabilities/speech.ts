@@ -149,7 +149,7 @@ export const speechCapability = defineCapability({
     name: "svc.speech.synthesize",
     title: "Synthesize speech",
     description:
-      "Turn text into spoken audio with a preset or cloned voice. Returns a task; poll svc.tasks.get, then download the audio artifact.",
+      "Turn text into spoken audio with a preset or cloned voice.",
   },
   inputSchema: speechInputSchema,
   modelIds: MODEL_IDS,

@@ -1,22 +1,23 @@
 import { z } from "zod";
-import { CAPABILITIES, creditBalanceView, InsufficientScopeError, quoteTask, scopeFor, ServiceError, type Capability, type Scope } from "../../core/index.js";
+import { CAPABILITIES, creditBalanceView, InsufficientScopeError, quoteTask, scopeFor, ServiceError, type Scope } from "../../core/index.js";
 import { jsonSchemaOf, parseArguments } from "./json-schema.js";
-import { OUTPUT_SCHEMAS } from "./output-schemas.js";
+import { capabilityNamed } from "./task-creation-tools.js";
 import { READ_ONLY, type ToolDefinition } from "./types.js";
 
 const RECENT_ENTRIES = 10;
 
 const balanceInput = z.object({}).strict();
 
-const capabilityIds = CAPABILITIES.map((c) => c.id) as [string, ...string[]];
 const quoteInput = z
   .object({
     capability: z
-      .enum(capabilityIds)
-      .describe("The capability of the tool you would call, as its tasks name it (svc.speech.synthesize: text_to_speech)."),
+      .string()
+      .min(1)
+      .max(64)
+      .describe("The tool you would call, by name or capability (text_to_speech)."),
     arguments: z
       .record(z.string(), z.unknown())
-      .describe("The arguments you would give that tool (client_request_id may be left out): validated and priced exactly as the create would be."),
+      .describe("That tool's arguments (client_request_id not needed), checked and priced as the create would."),
   })
   .strict();
 
@@ -50,11 +51,8 @@ export function accountTools(): ToolDefinition[] {
     {
       name: "svc.credits.get",
       title: "Credit balance",
-      description:
-        `Your credits: available, held by open tasks, spent and granted, with the ${RECENT_ENTRIES} most recent ledger entries ` +
-        "(holds at creation, charges on success, refunds on failure).",
+      description: `Your credits (available, held by open tasks, spent, granted) and the ${RECENT_ENTRIES} latest ledger entries.`,
       inputSchema: jsonSchemaOf(balanceInput, "input"),
-      outputSchema: OUTPUT_SCHEMAS.balance,
       annotations: READ_ONLY,
       scopes: [scopeFor("credits", "read")],
       async run(args, call) {
@@ -67,21 +65,19 @@ export function accountTools(): ToolDefinition[] {
       name: "svc.tasks.quote",
       title: "Quote a request",
       description:
-        "Price a task-creating call without making it: the model it would run on (what auto resolves to), the price, the " +
-        "credits it would hold, your available balance, or the exact refusal the create would give (with " +
-        "details.candidate_failures when no model fits). Nothing is created, held or charged.",
+        "Price a create call without making it: the model auto would pick, the price, the hold and your balance, or " +
+        "the exact refusal the create would give. Nothing is created, held or charged.",
       inputSchema: jsonSchemaOf(quoteInput, "input"),
-      outputSchema: OUTPUT_SCHEMAS.quote,
       annotations: READ_ONLY,
       // Whoever may create the task may price it: any task-creating area's write scope lets the call in, and the
       // priced capability's own scope is checked once it is known.
       scopes: [...new Set(CAPABILITIES.map((c) => scopeFor(c.area, "write")))] as [Scope, ...Scope[]],
       async run(args, call) {
         const input = parseArguments(quoteInput, args);
-        const capability = CAPABILITIES.find((c) => c.id === input.capability) as Capability;
+        const capability = capabilityNamed(input.capability, "/capability");
         const needed = scopeFor(capability.area, "write");
         if (!call.grant.scopes.includes(needed)) throw new InsufficientScopeError([needed], [needed]);
-        const quote = await quoteTask(call.core, call.grant.tenantId, input.capability, withoutClientRequestId(input.arguments)).catch((error: unknown) => {
+        const quote = await quoteTask(call.core, call.grant.tenantId, capability.id, withoutClientRequestId(input.arguments)).catch((error: unknown) => {
           throw pointingIntoArguments(error);
         });
         return { structured: quote };

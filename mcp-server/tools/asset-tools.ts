@@ -1,6 +1,5 @@
 import { MIRRORED_OPERATIONS, scopeFor, uploadAsset } from "../../core/index.js";
 import { jsonSchemaOf } from "./json-schema.js";
-import { OUTPUT_SCHEMAS } from "./output-schemas.js";
 import { artifactLink } from "./task-outcome.js";
 import type { ToolDefinition } from "./types.js";
 
@@ -11,10 +10,9 @@ export function assetTools(maxBytes: number): ToolDefinition[] {
       name: "svc.assets.upload",
       title: "Upload media",
       description:
-        `Store a file (base64, at most ${maxBytes} bytes once decoded) as your artifact. Pass {type: "artifact", artifact_id} ` +
-        "from the answer wherever a tool takes a media input (an image, a video, a voice sample, reference audio).",
+        `Store a file (base64, at most ${maxBytes} bytes decoded) as your artifact; pass {type: "artifact", artifact_id} ` +
+        "as any media input (image, video, voice sample, reference audio).",
       inputSchema: jsonSchemaOf(MIRRORED_OPERATIONS.uploadAsset.body.schema, "input"),
-      outputSchema: OUTPUT_SCHEMAS.asset,
       // Each upload stores a new artifact, so repeating one is not a no-op.
       annotations: { destructiveHint: false, openWorldHint: false },
       scopes: [scopeFor("assets", "write")],

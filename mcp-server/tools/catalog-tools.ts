@@ -1,7 +1,9 @@
+import { randomUUID } from "node:crypto";
 import { z } from "zod";
-import { catalog, findCapability, listVoicesPage, MIRRORED_OPERATIONS, scopeFor, ServiceError } from "../../core/index.js";
+import { catalog, listVoicesPage, MIRRORED_OPERATIONS, scopeFor, ServiceError, type Capability } from "../../core/index.js";
 import { jsonSchemaOf, parseArguments } from "./json-schema.js";
-import { OUTPUT_SCHEMAS } from "./output-schemas.js";
+import { capabilityNamed, fullInputSchemaOf } from "./task-creation-tools.js";
+import { namesOf, styledNames, type ToolNameStyle } from "./tool-names.js";
 import { READ_ONLY, type ToolDefinition } from "./types.js";
 
 // GET /v1/voices' query, with its rules and texts.
@@ -14,21 +16,47 @@ const modelsInput = z
       .min(1)
       .max(64)
       .optional()
-      .describe("Only models of this capability, e.g. text_to_speech (a task's `capability`; svc.tasks.quote lists them all)."),
+      .describe("A capability (text_to_video) or its tool's name: its models, and every argument of the tool."),
+    model: z.string().min(1).max(128).optional().describe("One model, with its limits and prices."),
   })
   .strict();
 
-// The read-only catalog: voices to speak with and models to choose from.
+type Liveness = Parameters<typeof catalog.modelDetail>[1];
+
+// One model's card; a name the catalog does not hold is refused as a create would refuse it.
+function modelCard(model: string, isLive: Liveness) {
+  try {
+    return catalog.modelDetail(model, isLive);
+  } catch (error) {
+    if (error instanceof ServiceError && error.code === "not_found") {
+      throw new ServiceError("unsupported_model", `No model ${model}; call without model to list them.`, { param: "/model" });
+    }
+    throw error;
+  }
+}
+
+// What tools/list leaves out of a task-creating tool: every argument with its type, limits and default, and an
+// example call; named, and naming other tools, as the connection lists them.
+function toolOf(capability: Capability, style: ToolNameStyle) {
+  return {
+    name: namesOf(capability.tool.name, style)[0],
+    capability: capability.id,
+    billing_mode: capability.billingMode,
+    arguments: JSON.parse(styledNames(JSON.stringify(fullInputSchemaOf(capability)), style)) as unknown,
+    example: { client_request_id: randomUUID(), ...capability.example },
+  };
+}
+
+// The read-only catalog: voices to speak with, and models to choose from with what the tools that run on them take.
 export function catalogTools(): ToolDefinition[] {
   return [
     {
       name: "svc.voices.list",
       title: "List voices",
       description:
-        "Preset voices, then your cloned voices (newest first), each with the speech models it works on. Pass a " +
+        "Preset voices, then your cloned ones (newest first), each with the speech models it works on; pass a " +
         "voice_id as `voice` to svc.speech.synthesize.",
       inputSchema: jsonSchemaOf(voicesInput, "input"),
-      outputSchema: OUTPUT_SCHEMAS.voiceList,
       annotations: READ_ONLY,
       // The speech tool sends agents here for voice ids, so a grant that may synthesize speech may list voices.
       scopes: [scopeFor("voices", "read"), scopeFor("speech", "write")],
@@ -41,20 +69,21 @@ export function catalogTools(): ToolDefinition[] {
       name: "svc.models.list",
       title: "List models",
       description:
-        "The live models and the capabilities each serves. `model: auto` picks one for you; a named model is used " +
-        "exactly as asked or refused.",
+        "The live models and the capabilities each serves (`model: auto` picks one). With capability: also every " +
+        "argument of its tool, typed, with limits, and an example. With model: its limits and prices.",
       inputSchema: jsonSchemaOf(modelsInput, "input"),
-      outputSchema: OUTPUT_SCHEMAS.modelList,
       annotations: READ_ONLY,
       scopes: [scopeFor("catalog", "read")],
       async run(args, call) {
         const input = parseArguments(modelsInput, args);
-        if (input.capability !== undefined && !findCapability(input.capability)) {
-          throw new ServiceError("unsupported_capability", `No capability ${input.capability}.`, { param: "/capability" });
-        }
+        const capability = input.capability === undefined ? undefined : capabilityNamed(input.capability, "/capability");
         const list = catalog.modelList(call.core.isFamilyLive);
-        const data = input.capability ? list.data.filter((m) => m.capabilities.includes(input.capability as string)) : list.data;
-        return { structured: { ...list, data } };
+        let data: unknown[] = list.data.filter((m) => !capability || m.capabilities.includes(capability.id));
+        if (input.model !== undefined) {
+          const card = modelCard(input.model, call.core.isFamilyLive);
+          data = !capability || card.capabilities.includes(capability.id) ? [card] : [];
+        }
+        return { structured: { ...list, data, ...(capability ? { tool: toolOf(capability, call.toolNames) } : {}) } };
       },
     },
   ];

@@ -1,27 +1,26 @@
-import { CAPABILITIES, createTask, failure, invalidRequest, scopeFor, type Capability } from "../../core/index.js";
+import { CAPABILITIES, createTask, failure, findCapability, invalidRequest, scopeFor, ServiceError, type Capability } from "../../core/index.js";
+import { CLIENT_REQUEST_ID, compactTools, type CompactTool } from "./compact-schema.js";
 import { jsonSchemaOf } from "./json-schema.js";
-import { OUTPUT_SCHEMAS } from "./output-schemas.js";
 import { taskOutcome } from "./task-outcome.js";
+import { underscored } from "./tool-names.js";
 import type { ToolDefinition } from "./types.js";
 
-const CLIENT_REQUEST_ID = {
-  type: "string",
-  maxLength: 128,
-  description: "Fresh UUID per new work; resend to retry safely (same task, one charge).",
-};
-
-// What the tool costs, from the capability's billing mode; the server instructions say the rest of the contract.
-const BILLING_NOTE = {
-  prepaid: " Credits: held at creation, refunded on failure.",
-  postpaid: " Credits: estimate held, measured amount charged on success.",
-} as const;
-
 // The capability's own input schema, as core validates it, plus client_request_id: the tool-side Idempotency-Key.
-function inputSchemaOf(capability: Capability): Record<string, unknown> {
+// svc.models.list serves it with the capability; tools/list advertises its compact form.
+export function fullInputSchemaOf(capability: Capability): Record<string, unknown> {
   const schema = jsonSchemaOf(capability.inputSchema, "input");
   const properties = { client_request_id: CLIENT_REQUEST_ID, ...(schema.properties as Record<string, unknown>) };
   const required = ["client_request_id", ...((schema.required as string[] | undefined) ?? [])];
   return { ...schema, properties, required };
+}
+
+// The capability a tool argument names, by its id (text_to_speech) or its tool's name in either spelling.
+export function capabilityNamed(name: string, param: string): Capability {
+  const capability = findCapability(name) ?? CAPABILITIES.find((c) => c.tool.name === name || underscored(c.tool.name) === name);
+  if (!capability) {
+    throw new ServiceError("unsupported_capability", `No capability or task-creating tool ${name}; svc.models.list shows the capabilities of every model.`, { param });
+  }
+  return capability;
 }
 
 // client_request_id is refused here, where its place in the arguments is known, so `param` can point at it.
@@ -33,13 +32,12 @@ function splitClientRequestId(args: Record<string, unknown>): { clientRequestId:
   return { clientRequestId, body };
 }
 
-function creationTool(capability: Capability): ToolDefinition {
+function creationTool(capability: Capability, { inputSchema, otherArguments }: CompactTool): ToolDefinition {
   return {
     name: capability.tool.name,
     title: capability.tool.title,
-    description: capability.tool.description + BILLING_NOTE[capability.billingMode],
-    inputSchema: inputSchemaOf(capability),
-    outputSchema: OUTPUT_SCHEMAS.task,
+    description: capability.tool.description + otherArguments,
+    inputSchema,
     // Idempotent through client_request_id; open-world because the work runs on a vendor's model.
     annotations: { destructiveHint: false, idempotentHint: true },
     scopes: [scopeFor(capability.area, "write")],
@@ -52,12 +50,13 @@ function creationTool(capability: Capability): ToolDefinition {
         requestId: call.requestId,
         surface: "mcp",
       });
-      return taskOutcome(call, result.task, "summary", result.replayed ? { "svc/idempotent_replayed": true } : undefined);
+      return taskOutcome(call, result.task, { created: true, ...(result.replayed ? { meta: { "svc/idempotent_replayed": true } } : {}) });
     },
   };
 }
 
 // One tool per task-creating capability, generated from the table: no schema is written twice.
 export function taskCreationTools(): ToolDefinition[] {
-  return CAPABILITIES.map(creationTool);
+  const compact = compactTools(CAPABILITIES.map(fullInputSchemaOf));
+  return CAPABILITIES.map((capability, i) => creationTool(capability, compact[i] as CompactTool));
 }

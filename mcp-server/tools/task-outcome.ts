@@ -1,6 +1,8 @@
-import { imageThumbnail, readTenantArtifact, type getTask } from "../../core/index.js";
+import { imageThumbnail, isTerminal, readTenantArtifact, type getTask } from "../../core/index.js";
 import { artifactUri } from "../resources.js";
+import { styledNames } from "./tool-names.js";
 import { taskInView, type TaskView } from "./task-view.js";
+import { MAX_WAIT_SECONDS } from "./task-wait.js";
 import type { ToolCall, ToolContent, ToolOutcome } from "./types.js";
 
 type TaskEnvelope = Awaited<ReturnType<typeof getTask>>;
@@ -27,11 +29,13 @@ function artifactsOf(task: TaskEnvelope): RenderedArtifact[] {
   return ((task.output as { artifacts?: RenderedArtifact[] } | null)?.artifacts ?? []);
 }
 
+// The facts a host shows beside the link; the signed URL and its expiry are in the task's output.artifacts, and the
+// server instructions say how to read or download an artifact.
 function describe(artifact: RenderedArtifact): string {
-  const facts = [artifact.content_type, `${artifact.byte_size} bytes`];
+  const facts = [artifact.kind, `${artifact.byte_size} bytes`];
   if (artifact.width && artifact.height) facts.push(`${artifact.width}x${artifact.height}`);
   if (artifact.duration_seconds !== undefined) facts.push(`${artifact.duration_seconds} s`);
-  return `${facts.join(", ")}. Read it with resources/read, or download ${artifact.url} (valid until ${artifact.url_expires_at}); copy it to your own storage promptly.`;
+  return facts.join(", ");
 }
 
 export function artifactLink(artifact: RenderedArtifact): ToolContent {
@@ -39,7 +43,6 @@ export function artifactLink(artifact: RenderedArtifact): ToolContent {
     type: "resource_link",
     uri: artifactUri(artifact.artifact_id),
     name: artifact.artifact_id,
-    title: `${artifact.kind} ${artifact.artifact_id}`,
     description: describe(artifact),
     mimeType: artifact.content_type,
     size: artifact.byte_size,
@@ -59,11 +62,33 @@ async function thumbnail(call: ToolCall, artifact: RenderedArtifact): Promise<To
   }
 }
 
-// A task as a tool result: the task in the asked view, one resource link per artifact, and thumbnails of the
-// images a finished task made.
-export async function taskOutcome(call: ToolCall, task: TaskEnvelope, view: TaskView, meta?: Record<string, unknown>): Promise<ToolOutcome> {
+// What to do next with a task that has not ended, beside the answer of the call that created it.
+function pollingHint(call: ToolCall, task: TaskEnvelope): ToolContent {
+  const text =
+    `Task ${task.task_id} is ${task.status}. Poll svc.tasks.get with this task_id (wait_seconds up to ${MAX_WAIT_SECONDS} ` +
+    "waits for you) until it is succeeded, failed or canceled; queued and running are not failures, so never resubmit it.";
+  return { type: "text", text: styledNames(text, call.toolNames) };
+}
+
+export interface OutcomeOptions {
+  view?: TaskView;
+  // Thumbnails of a succeeded task's images: sent by the answer that sees the task end, and when asked for.
+  thumbnails?: boolean;
+  // A create's answer, which says how to follow the task.
+  created?: boolean;
+  meta?: Record<string, unknown>;
+}
+
+// A task as a tool result: the task in the asked view, one resource link per artifact, what to do next after a
+// create, and thumbnails of the images when the caller is to see them.
+export async function taskOutcome(call: ToolCall, task: TaskEnvelope, options: OutcomeOptions = {}): Promise<ToolOutcome> {
   const artifacts = artifactsOf(task);
-  const images = task.status === "succeeded" ? artifacts.filter((a) => a.kind === "image").slice(0, THUMBNAILS_PER_RESULT) : [];
+  const images = options.thumbnails && task.status === "succeeded" ? artifacts.filter((a) => a.kind === "image").slice(0, THUMBNAILS_PER_RESULT) : [];
   const thumbnails = (await Promise.all(images.map((a) => thumbnail(call, a)))).filter((c): c is ToolContent => c !== null);
-  return { structured: taskInView(task, view), content: [...artifacts.map(artifactLink), ...thumbnails], ...(meta ? { meta } : {}) };
+  const hint = options.created && !isTerminal(task.status) ? [pollingHint(call, task)] : [];
+  return {
+    structured: taskInView(task, options.view ?? "summary"),
+    content: [...hint, ...artifacts.map(artifactLink), ...thumbnails],
+    ...(options.meta ? { meta: options.meta } : {}),
+  };
 }

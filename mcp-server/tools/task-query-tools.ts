@@ -1,24 +1,17 @@
 import { z } from "zod";
 import { cancelTask, listTasksPage, MIRRORED_OPERATIONS, scopeFor } from "../../core/index.js";
 import { jsonSchemaOf, parseArguments } from "./json-schema.js";
-import { OUTPUT_SCHEMAS } from "./output-schemas.js";
 import { taskOutcome } from "./task-outcome.js";
 import { TASK_VIEWS, taskInView } from "./task-view.js";
-import { readTaskWaiting } from "./task-wait.js";
+import { MAX_WAIT_SECONDS, readTaskWaiting } from "./task-wait.js";
 import { READ_ONLY, type ToolDefinition } from "./types.js";
-
-// Bounded below common client request timeouts (60 s in the SDKs), so a wait never turns into a client error.
-export const MAX_WAIT_SECONDS = 30;
 
 const { getTask: getOperation, listTasks: listOperation, cancelTask: cancelOperation } = MIRRORED_OPERATIONS;
 
-const view = z
-  .enum(TASK_VIEWS)
-  .default("summary")
-  .describe("summary (default): status, output, error, billing; full: the whole envelope.");
+const view = z.enum(TASK_VIEWS).default("summary").describe("summary (default), or full: the whole envelope.");
 
 // Each tool's arguments are its REST operation's parameters, query and body fields, with their rules and texts,
-// beside what only the tool takes (a view, a wait).
+// beside what only the tool takes (a view, a wait, thumbnails).
 const getInput = getOperation.params
   .extend({
     wait_seconds: z
@@ -29,6 +22,10 @@ const getInput = getOperation.params
       .default(0)
       .describe(`Wait up to this many seconds (0 to ${MAX_WAIT_SECONDS}) for a terminal status before answering.`),
     view,
+    thumbnails: z
+      .boolean()
+      .default(false)
+      .describe("Also send a finished image task's images as thumbnails (the wait that sees it end sends them)."),
   })
   .strict();
 
@@ -44,15 +41,17 @@ export function taskQueryTools(): ToolDefinition[] {
       name: "svc.tasks.get",
       title: "Get a task",
       description:
-        "Read a task: status, progress, output with artifact links, error, billing. queued and running are not " +
-        `failures: keep polling, never resubmit. wait_seconds (up to ${MAX_WAIT_SECONDS}) waits for the end.`,
+        "Read a task a create tool answered: status, progress, output with artifact links, error, billing. Poll " +
+        "until succeeded, failed or canceled: queued and running are not failures, never resubmit. wait_seconds " +
+        `(up to ${MAX_WAIT_SECONDS}) waits for the end.`,
       inputSchema: jsonSchemaOf(getInput, "input"),
-      outputSchema: OUTPUT_SCHEMAS.task,
       annotations: READ_ONLY,
       scopes: [scopeFor("tasks", "read")],
       async run(args, call) {
         const input = parseArguments(getInput, args);
-        return taskOutcome(call, await readTaskWaiting(call, input.task_id, input.wait_seconds), input.view);
+        const { task, endedWhileWaiting } = await readTaskWaiting(call, input.task_id, input.wait_seconds);
+        // Thumbnails once: with the answer that saw the task end, or when asked; other reads only link the images.
+        return taskOutcome(call, task, { view: input.view, thumbnails: input.thumbnails || endedWhileWaiting });
       },
     },
     {
@@ -60,7 +59,6 @@ export function taskQueryTools(): ToolDefinition[] {
       title: "List tasks",
       description: "Your tasks, newest first, optionally filtered by status or capability; page with next_cursor.",
       inputSchema: jsonSchemaOf(listInput, "input"),
-      outputSchema: OUTPUT_SCHEMAS.taskList,
       annotations: READ_ONLY,
       scopes: [scopeFor("tasks", "read")],
       async run(args, call) {
@@ -73,16 +71,15 @@ export function taskQueryTools(): ToolDefinition[] {
       name: "svc.tasks.cancel",
       title: "Cancel a task",
       description:
-        "Stop a task: queued ones at once, refunded; running ones get cancel_requested_at (poll svc.tasks.get), or " +
-        "conflict when the model cannot stop: keep polling, do not resubmit. A finished task answers as it is.",
+        "Stop a task: a queued one at once, refunded; a running one gets cancel_requested_at and ends canceled, or " +
+        "answers conflict when the model cannot stop (keep polling, never resubmit). A finished task answers as it is.",
       inputSchema: jsonSchemaOf(cancelInput, "input"),
-      outputSchema: OUTPUT_SCHEMAS.task,
       annotations: { idempotentHint: true },
       scopes: [scopeFor("tasks", "write")],
       async run(args, call) {
         const input = parseArguments(cancelInput, args);
         const result = await cancelTask(call.core, call.grant.tenantId, input.task_id, input.reason);
-        return taskOutcome(call, result.task, "summary");
+        return taskOutcome(call, result.task);
       },
     },
   ];

@@ -22,7 +22,13 @@ export function namesOf(name: string, style: ToolNameStyle): string[] {
   return [name, underscored(name)];
 }
 
-// Text that names tools (descriptions, instructions, error messages) follows the connection's style.
+const TOOL_NAME = /\bsvc\.([a-z_]+)\.([a-z_]+)/g;
+
+// Text that names tools (descriptions, instructions, error messages) follows the connection's style. Where the
+// dotted names are listed, the text gives the underscore spelling beside each too: hosts whose model APIs refuse
+// dots (Claude Code, Codex, Gemini CLI) show the tools as svc_<area>_<verb> whatever the server lists, and a text
+// naming only svc.tasks.get would name a tool their model does not see.
 export function styledNames(text: string, style: ToolNameStyle): string {
-  return style === "underscore" ? text.replace(/\bsvc\.([a-z_]+)\.([a-z_]+)/g, "svc_$1_$2") : text;
+  if (style === "underscore") return text.replace(TOOL_NAME, "svc_$1_$2");
+  return text.replace(TOOL_NAME, "$& (svc_$1_$2)");
 }

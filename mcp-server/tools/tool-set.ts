@@ -21,8 +21,7 @@ function listedTool(definition: ToolDefinition, name: string, style: ToolNameSty
     title: definition.title,
     description: styledNames(definition.description, style),
     // Property descriptions name tools too (svc.assets.upload, svc.models.list).
-    inputSchema: (style === "dotted" ? definition.inputSchema : JSON.parse(styledNames(JSON.stringify(definition.inputSchema), style))) as Tool["inputSchema"],
-    outputSchema: definition.outputSchema as Tool["outputSchema"],
+    inputSchema: JSON.parse(styledNames(JSON.stringify(definition.inputSchema), style)) as Tool["inputSchema"],
     annotations: definition.annotations,
   };
 }

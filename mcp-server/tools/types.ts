@@ -1,11 +1,14 @@
 import type { CallToolResult, ToolAnnotations } from "@modelcontextprotocol/server";
 import type { Core, Grant, Scope } from "../../core/index.js";
+import type { ToolNameStyle } from "./tool-names.js";
 
-// One tool call as a tool sees it: who is calling, the request id errors carry, and a way to report progress.
+// One tool call as a tool sees it: who is calling, the request id errors carry, how the connection names tools,
+// and a way to report progress.
 export interface ToolCall {
   core: Core;
   grant: Grant;
   requestId: string;
+  toolNames: ToolNameStyle;
   signal: AbortSignal;
   // Sends notifications/progress when the caller asked for them with a progress token; otherwise does nothing.
   progress(update: { progress: number; total?: number; message?: string }): Promise<void>;
@@ -21,13 +24,13 @@ export interface ToolOutcome {
 }
 
 // A tool under its canonical svc.<area>.<verb> name. Input schemas are JSON Schema generated from the same zod
-// schemas core validates with, so what tools/list advertises is what a call is held to.
+// schemas core validates with; a task-creating tool advertises a compact form of its own (compact-schema.ts), and
+// every call is held to the complete one.
 export interface ToolDefinition {
   name: string;
   title: string;
   description: string;
   inputSchema: Record<string, unknown>;
-  outputSchema: Record<string, unknown>;
   annotations: ToolAnnotations;
   // Any one of these scopes grants the tool; the first is the one a refusal asks for.
   scopes: readonly [Scope, ...Scope[]];

@@ -143,13 +143,17 @@ describe.each(CLIENT_KINDS)("%s", (kind) => {
     expect(await countTasks()).toBe(tasksBefore);
   });
 
-  it("answers an unknown task or tool with a structured not-found error, also in the text content", async () => {
+  it("answers an unknown task with a structured not-found error, also in the text content, and an unknown tool with JSON-RPC -32602", async () => {
     const result = await client.callTool("svc.tasks.get", { task_id: "task_00000000000000000000000000" });
     const missing = toolError(result);
     expect(missing).toMatchObject({ code: "task_not_found", type: "not_found_error", jsonrpc_code: -32602 });
     expect(JSON.parse(result.content[0].text).error).toEqual(missing);
-    const tool = toolError(await client.callTool("svc.speech.sing", {}));
-    expect(tool).toMatchObject({ code: "not_found", retryable: false });
+    const unknown = await client.callTool("svc.speech.sing", {}).then(
+      () => null,
+      (error: unknown) => error as { code: number; message: string },
+    );
+    expect(unknown).toMatchObject({ code: -32602 });
+    expect(unknown?.message).toContain("Unknown tool: svc.speech.sing");
   });
 
   it("answers a missing scope with insufficient_scope and missing_scopes, creating nothing", async () => {
@@ -181,7 +185,7 @@ describe.each(CLIENT_KINDS)("%s", (kind) => {
     expect(refused).toMatchObject({ code: "unsupported_model", param: "/arguments/model" });
     expect(refused.message).toContain("svc.models.list");
     const unknown = toolError(await client.callTool("svc.tasks.quote", { capability: "teleport", arguments: {} }));
-    expect(unknown).toMatchObject({ code: "invalid_request", param: "/capability" });
+    expect(unknown).toMatchObject({ code: "unsupported_capability", param: "/capability" });
   });
 
   it("cancels a queued task with svc.tasks.cancel and refunds its hold", async () => {
@@ -200,17 +204,28 @@ describe.each(CLIENT_KINDS)("%s", (kind) => {
     }
   });
 
-  it("shows a finished image task's image as a JPEG thumbnail beside its link", async () => {
+  it("shows a finished image task's image as a JPEG thumbnail once: to the wait that sees it end, then only when asked", async () => {
+    await m.h.stopWorker();
     const created = (await client.callTool("svc.images.generate", { client_request_id: randomUUID(), prompt: "A red kite over green hills" }))
       .structuredContent as Any;
-    const result = await client.callTool("svc.tasks.get", { task_id: created.task_id, wait_seconds: 30 });
+    const waiting = client.callTool("svc.tasks.get", { task_id: created.task_id, wait_seconds: 30 });
+    // The worker starts only once the wait is under way, so the wait sees the task end.
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    await m.h.startWorker();
+    const result = await waiting;
     expect((result.structuredContent as Any).status).toBe("succeeded");
-    const images = (result.content as Any[]).filter((c) => c.type === "image");
+    const thumbnailsOf = (answer: Any) => (answer.content as Any[]).filter((c) => c.type === "image");
+    const images = thumbnailsOf(result);
     expect(images).toHaveLength(1);
     expect(images[0].mimeType).toBe("image/jpeg");
     const jpeg = Buffer.from(images[0].data, "base64");
     expect([jpeg[0], jpeg[1]]).toEqual([0xff, 0xd8]);
     expect(jpeg.length).toBeLessThan(100_000);
+    // Later reads link the image without sending it again, unless asked.
+    const again = await client.callTool("svc.tasks.get", { task_id: created.task_id, wait_seconds: 5 });
+    expect(thumbnailsOf(again)).toHaveLength(0);
+    expect((again.content as Any[]).filter((c) => c.type === "resource_link")).toHaveLength(1);
+    expect(thumbnailsOf(await client.callTool("svc.tasks.get", { task_id: created.task_id, thumbnails: true }))).toHaveLength(1);
   }, 60_000);
 
   it("lists tasks, voices and models", async () => {

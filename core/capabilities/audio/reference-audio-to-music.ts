@@ -37,7 +37,7 @@ export const referenceAudioToMusicCapability = defineCapability({
     name: "svc.music.generate_from_reference",
     title: "Generate music from reference audio",
     description:
-      "Compose a new track that follows a reference recording (melody, structure, feel), steered by a style prompt and optional lyrics. Returns a task; poll svc.tasks.get, then download output.clips[].",
+      "Compose a new track that follows a reference recording (melody, structure, feel), steered by a style prompt and optional lyrics.",
   },
   inputSchema: referenceAudioToMusicInputSchema,
   crossFieldRules: musicCrossFieldRules,

@@ -31,7 +31,7 @@ export const textToMusicCapability = defineCapability({
     name: "svc.music.generate",
     title: "Generate music",
     description:
-      "Compose music from a style prompt (genre, mood, instrumentation) and optional lyrics, or an instrumental. Returns a task; poll svc.tasks.get, then download output.clips[].",
+      "Compose music from a style prompt (genre, mood, instrumentation) and optional lyrics, or an instrumental.",
   },
   inputSchema: textToMusicInputSchema,
   crossFieldRules: musicCrossFieldRules,

@@ -85,7 +85,7 @@ export const voiceCloneCapability = defineCapability({
     name: "svc.voices.clone",
     title: "Clone a voice",
     description:
-      "Create a reusable voice from a clean single-speaker sample (about 10 seconds to 5 minutes). Requires consent_attested: true. Returns a task; when it succeeds, output.voice_id works as `voice` in svc.speech.synthesize.",
+      "Create a reusable voice from a clean single-speaker sample (about 10 seconds to 5 minutes). Requires consent_attested: true. The finished task's output.voice_id works as `voice` in svc.speech.synthesize.",
   },
   inputSchema: voiceCloneInputSchema,
   checkResolvedMedia(_input, media, model) {

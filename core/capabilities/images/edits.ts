@@ -46,7 +46,7 @@ export const imageEditCapability = defineCapability({
     name: "svc.images.edit",
     title: "Edit an image",
     description:
-      "Edit the base image images[0] following a prompt; later images are ordered references and edit_regions target inputs by index. Returns a task; poll svc.tasks.get.",
+      "Edit the base image images[0] following a prompt; later images are ordered references and edit_regions target inputs by index.",
   },
   inputSchema: imageEditInputSchema,
   crossFieldRules: regionTargets,

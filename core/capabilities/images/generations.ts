@@ -34,7 +34,7 @@ export const imageGenerationCapability = defineCapability({
     name: "svc.images.generate",
     title: "Generate images",
     description:
-      "Create one to four images from a text prompt. Returns a task; poll svc.tasks.get, then download the image artifacts.",
+      "Create one to four images from a text prompt.",
   },
   inputSchema: imageGenerationInputSchema,
   // With no input image there is no source ratio to inherit.

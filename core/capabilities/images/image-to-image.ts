@@ -34,7 +34,7 @@ export const imageToImageCapability = defineCapability({
     name: "svc.images.transform",
     title: "Transform images",
     description:
-      "Create one to four images from a prompt and one to four ordered reference images; canvas aspect `source` keeps the last input's ratio. Returns a task; poll svc.tasks.get.",
+      "Create one to four images from a prompt and one to four ordered reference images; canvas aspect `source` keeps the last input's ratio.",
   },
   inputSchema: imageToImageInputSchema,
   modelIds: MODEL_IDS,

@@ -50,7 +50,7 @@ export const imageUnderstandingCapability = defineCapability({
     name: "svc.images.analyze",
     title: "Analyze images",
     description:
-      "Answer a question or follow an instruction about one to eight images; billed per image after success. Returns a task; poll svc.tasks.get, then read the answer from its output.",
+      "Answer a question or follow an instruction about one to eight images; billed per image after success.",
   },
   inputSchema: imageUnderstandingInputSchema,
   modelIds: MODEL_IDS,

@@ -38,7 +38,7 @@ export const videoEditCapability = defineCapability({
     name: "svc.videos.edit",
     title: "Edit a video",
     description:
-      "Edit source_video following instruction, optionally with references and with the source audio kept (audio_setting origin). Returns a task; poll svc.tasks.get.",
+      "Edit source_video following instruction, optionally with references and with the source audio kept (audio_setting origin).",
   },
   inputSchema: videoEditInputSchema,
   modelIds: MODEL_IDS,

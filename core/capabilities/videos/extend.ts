@@ -70,7 +70,7 @@ export const videoExtendCapability = defineCapability({
     name: "svc.videos.extend",
     title: "Extend a video",
     description:
-      "Extend video before or after it, following instruction, to the final duration given. Returns a task; poll svc.tasks.get.",
+      "Extend video before or after it, following instruction, to the final duration given.",
   },
   inputSchema: videoExtendInputSchema,
   checkResolvedMedia: longerThanSource,

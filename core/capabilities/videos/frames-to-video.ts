@@ -37,7 +37,7 @@ export const framesToVideoCapability = defineCapability({
     name: "svc.videos.generate_from_frames",
     title: "Generate a video between frames",
     description:
-      "Generate a video that ends on last_frame and, when first_frame is given, starts on it. Omitting first_frame needs a model that advertises last-frame-only. Returns a task; poll svc.tasks.get.",
+      "Generate a video that ends on last_frame and, when first_frame is given, starts on it. Omitting first_frame needs a model that advertises last-frame-only.",
   },
   inputSchema: framesToVideoInputSchema,
   modelIds: MODEL_IDS,

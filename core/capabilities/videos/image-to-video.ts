@@ -33,7 +33,7 @@ export const imageToVideoCapability = defineCapability({
     name: "svc.videos.generate_from_image",
     title: "Animate an image into a video",
     description:
-      "Generate a video that starts on the given image as its exact first frame. Returns a task; poll svc.tasks.get.",
+      "Generate a video that starts on the given image as its exact first frame.",
   },
   inputSchema: imageToVideoInputSchema,
   modelIds: MODEL_IDS,

@@ -75,7 +75,7 @@ export const promptEnhanceCapability = defineCapability({
     name: "svc.videos.enhance_prompt",
     title: "Enhance a video prompt",
     description:
-      "Rewrite a video idea into a detailed, shot-aware prompt for a given duration and aspect ratio, optionally with strict frames or references as context. Returns a task; poll svc.tasks.get for the text.",
+      "Rewrite a video idea into a detailed, shot-aware prompt for a given duration and aspect ratio, optionally with strict frames or references as context; no video is made.",
   },
   inputSchema: promptEnhanceInputSchema,
   modelIds: [],

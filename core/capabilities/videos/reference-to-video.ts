@@ -37,7 +37,7 @@ export const referenceToVideoCapability = defineCapability({
     name: "svc.videos.generate_from_references",
     title: "Generate a video from references",
     description:
-      "Generate a video guided by ordered references (subjects, scenes, motion, voices). The model must accept every reference kind and count; nothing is dropped. Returns a task; poll svc.tasks.get.",
+      "Generate a video guided by ordered references (subjects, scenes, motion, voices). The model must accept every reference kind and count; nothing is dropped.",
   },
   inputSchema: referenceToVideoInputSchema,
   modelIds: MODEL_IDS,

@@ -55,7 +55,7 @@ export const videoResponsesCapability = defineCapability({
     name: "svc.videos.analyze",
     title: "Ask about a video",
     description:
-      "Answer a question or follow an instruction about one video. Returns a task; poll svc.tasks.get for the text answer. Billed after success by input-video seconds.",
+      "Answer a question or follow an instruction about one video; billed after success by input-video seconds.",
   },
   inputSchema: videoResponsesInputSchema,
   checkResolvedMedia: withinModelLength,

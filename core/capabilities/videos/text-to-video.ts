@@ -32,7 +32,7 @@ export const textToVideoCapability = defineCapability({
     name: "svc.videos.generate",
     title: "Generate a video from text",
     description:
-      "Generate a video clip from a text prompt. Returns a task; poll svc.tasks.get, then download the video artifact.",
+      "Generate a video clip from a text prompt.",
   },
   inputSchema: textToVideoInputSchema,
   modelIds: MODEL_IDS,
