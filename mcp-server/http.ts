@@ -1,3 +1,4 @@
+import type { ServerResponse } from "node:http";
 import { hostHeaderValidation, originValidation, toNodeHandler } from "@modelcontextprotocol/node";
 import { createMcpHandler, localhostAllowedHostnames, type AuthInfo } from "@modelcontextprotocol/server";
 import {
@@ -16,6 +17,7 @@ import { createHttpFace } from "../http-face/face.js";
 import { bindRequestLog, requestLog } from "../http-face/request-log.js";
 import { refuseRequest } from "./http-auth.js";
 import { maxMessageBytes } from "./message-size.js";
+import { readElidedMessage } from "./oversized-message.js";
 import { createMcpServer } from "./server.js";
 import { buildToolSet } from "./tools/tool-set.js";
 import { CONNECTION_STYLES, type ToolNameStyle } from "./tools/tool-names.js";
@@ -44,6 +46,19 @@ const METADATA_PATHS = new Set([
 ]);
 // Discovery documents are public and read by browser-based clients too.
 const PUBLIC_CORS = { "access-control-allow-origin": "*" };
+
+// A body past the message limit is still read, up to this many times the limit, to answer it properly; past
+// that, or when it is not a JSON message, it is refused at the HTTP level.
+const OVERSIZED_READ_FACTOR = 4;
+
+// The refusal of a body too large or too malformed to answer as a message: HTTP 413 with a JSON-RPC error (its
+// id unknown) carrying REST's media_too_large, and the connection closed.
+function refuseOversized(response: ServerResponse, limit: number, requestId: string): void {
+  const message = `The request body exceeds the ${limit} bytes an MCP message may hold here; send large media by HTTPS URL.`;
+  const error = errorBody("media_too_large", message, { requestId, details: { max_message_bytes: limit } });
+  response.writeHead(413, { "content-type": "application/json", connection: "close" });
+  response.end(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32000, message, data: { error } } }));
+}
 
 // Streamable HTTP at /mcp for both protocol eras from one endpoint (createMcpHandler: 2026-07-28 per request,
 // 2025-11-25 through its stateless fallback), behind Host/Origin checks and Bearer authentication; beside it the
@@ -108,7 +123,22 @@ export async function startMcpHttpServer(core: Core): Promise<McpHttpServer> {
         };
         // toNodeHandler hands `req.auth` to the handler as its authInfo.
         Object.assign(request.raw, { auth });
-        await serveMcp(request.raw, response).catch((error: unknown) => {
+        // A declared body past the limit is read here, its long strings elided, and handed on as the message.
+        let parsedBody: unknown;
+        const declared = Number(request.headers["content-length"]);
+        if (declared > bodyLimit) {
+          const readMaxBytes = OVERSIZED_READ_FACTOR * bodyLimit;
+          if (declared > readMaxBytes) return refuseOversized(response, bodyLimit, request.id);
+          const elided = await readElidedMessage(request.raw, { keptMaxBytes: bodyLimit, readMaxBytes }).catch((error: unknown) => {
+            // The client went away mid-body: there is no one to answer.
+            requestLog(request).warn({ err: error }, "mcp request body not read");
+            return null;
+          });
+          if (elided === null) return void response.destroy();
+          if ("refused" in elided) return refuseOversized(response, bodyLimit, request.id);
+          parsedBody = elided.message;
+        }
+        await serveMcp(request.raw, response, parsedBody).catch((error: unknown) => {
           requestLog(request).error({ err: error }, "mcp request failed");
           if (!response.headersSent) {
             response.writeHead(500, { "content-type": "application/json" });

@@ -1,5 +1,7 @@
 import { ProtocolError, ProtocolErrorCode, Server } from "@modelcontextprotocol/server";
-import { errorBody, InsufficientScopeError, refuseUnstorableText, type Core, type Grant } from "../core/index.js";
+import { errorBody, InsufficientScopeError, refuseUnstorableText, ServiceError, type Core, type Grant } from "../core/index.js";
+import { maxMessageBytes } from "./message-size.js";
+import { findElided } from "./oversized-message.js";
 import { serverInstructions } from "./instructions.js";
 import { ARTIFACT_TEMPLATE, readArtifactResource } from "./resources.js";
 import { toolFailure, toolSuccess } from "./results.js";
@@ -13,6 +15,20 @@ export interface McpSession {
   grant(): Promise<Grant>;
   requestId(): string;
   toolNames: ToolNameStyle;
+}
+
+// A message past the size limit reaches a tool with its long strings elided (mcp-server/oversized-message.ts): the
+// call is refused as an upload past the limit is, at the field that held the string.
+function refuseElided(core: Core, args: Record<string, unknown>): void {
+  const elided = findElided(args);
+  if (!elided) return;
+  const messageLimit = maxMessageBytes(core.config);
+  throw new ServiceError(
+    "media_too_large",
+    `${elided.param} holds ${elided.bytes} bytes, more than an MCP message may carry (${messageLimit} bytes in all). ` +
+      `Upload media of at most ${core.config.assetUploadMaxBytes} bytes with svc.assets.upload, or pass larger media by HTTPS URL.`,
+    { param: elided.param, details: { max_bytes: core.config.assetUploadMaxBytes, max_message_bytes: messageLimit, received_bytes: elided.bytes } },
+  );
 }
 
 // Any one of a tool's scopes grants it; a refusal asks for the first, the tool's own.
@@ -43,6 +59,7 @@ export function createMcpServer(core: Core, tools: ToolSet, session: McpSession)
       const grant = await session.grant();
       // Checked before the tool runs, so a call without its scopes creates and charges nothing.
       checkScopes(grant, tool);
+      refuseElided(core, request.params.arguments ?? {});
       refuseUnstorableText(request.params.arguments ?? {});
       const outcome = await tool.run(request.params.arguments ?? {}, {
         core,

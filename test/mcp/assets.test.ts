@@ -1,5 +1,7 @@
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { maxMessageBytes } from "../../mcp-server/message-size.js";
+import { CLIENT_KINDS, connectClient } from "./clients.js";
 import { startMcpHarness, toolError, type McpHarness } from "./support.js";
 
 // Uploads through POST /v1/assets and svc.assets.upload: the same body, rules and answer on both surfaces.
@@ -97,5 +99,52 @@ describe("svc.assets.upload", () => {
     const readOnly = await m.connect({ credential: await m.token({ scopes: ["tasks:read"] }) });
     const refused = toolError(await readOnly.callTool({ name: "svc.assets.upload", arguments: { content_base64: "aGVsbG8=" } }));
     expect(refused).toMatchObject({ code: "insufficient_scope", missing_scopes: ["assets:write"] });
+  });
+});
+
+describe("an MCP message past the size limit", () => {
+  it("is answered as the call it is: media_too_large at the field that held the media, for every client", async () => {
+    const limit = maxMessageBytes(m.h.core.config);
+    const content = Buffer.alloc(Math.ceil((limit * 3) / 4) + 3).toString("base64");
+    expect(content.length).toBeGreaterThan(limit);
+    for (const kind of CLIENT_KINDS) {
+      const client = await connectClient(kind, m.url, m.h.apiKey);
+      try {
+        const error = toolError(await client.callTool("svc.assets.upload", { content_base64: content, filename: "big.wav" }));
+        expect(error, kind).toMatchObject({
+          code: "media_too_large",
+          param: "/content_base64",
+          jsonrpc_code: -32602,
+          details: { max_bytes: LIMIT, max_message_bytes: limit, received_bytes: content.length },
+        });
+        // The connection still serves the next call.
+        expect((await client.callTool("svc.assets.upload", { content_base64: wav.toString("base64") })).isError, kind).toBeFalsy();
+      } finally {
+        await client.close();
+      }
+    }
+  }, 60_000);
+
+  it("past four times the limit is refused at the HTTP level with a JSON-RPC error carrying media_too_large", async () => {
+    const limit = maxMessageBytes(m.h.core.config);
+    const body = JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: { name: "svc.assets.upload", arguments: { content_base64: "A".repeat(4 * limit) } },
+    });
+    const response = await fetch(m.url, {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${m.h.apiKey}`,
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-protocol-version": "2025-11-25",
+      },
+      body,
+    });
+    expect(response.status).toBe(413);
+    const answer = (await response.json()) as { id: unknown; error: { code: number; data: { error: { code: string; details: unknown } } } };
+    expect(answer).toMatchObject({ id: null, error: { code: -32000, data: { error: { code: "media_too_large", details: { max_message_bytes: limit } } } } });
   });
 });
