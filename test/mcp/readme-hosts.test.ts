@@ -34,7 +34,8 @@ function readmeHostConfigs(): HostConfig[] {
       configs.push({ host: parsed.servers ? "VS Code" : "Cursor", url: entry.url });
     }
   }
-  const codex = README.match(/```toml\n\[mcp_servers\.[\w-]+\]\nurl = "([^"]+)"\nbearer_token_env_var = "SVC_API_KEY"\n```/);
+  // codex exec declines the calls it would ask about: the README's block approves this server's tools.
+  const codex = README.match(/```toml\n\[mcp_servers\.[\w-]+\]\nurl = "([^"]+)"\nbearer_token_env_var = "SVC_API_KEY"\ndefault_tools_approval_mode = "approve"\n```/);
   if (codex) configs.push({ host: "Codex", url: codex[1] as string });
   return configs;
 }
