@@ -7,6 +7,7 @@ import type { Config } from "../config.js";
 import type { Db } from "../db/client.js";
 import { artifacts } from "../db/schema/index.js";
 import { failure, invalidRequest, ServiceError, zodFailures } from "../errors/index.js";
+import { MediaProbeError, probeMedia, type MediaProbe } from "../media/probe.js";
 import { sniffMediaType } from "../media/sniff.js";
 import type { IdGenerator } from "../ids.js";
 import { reserveUpload } from "./quota.js";
@@ -44,6 +45,17 @@ export const ACCEPTED_UPLOAD_TYPES = [
   "video/quicktime",
   "video/webm",
 ] as const;
+
+// The upload's decoded facts (size, length, rate), kept with it so a request naming it is checked against each
+// model's input limits at admission; bytes ffprobe cannot read are stored as before and judged when a task uses them.
+async function probeOrNull(bytes: Buffer): Promise<MediaProbe | null> {
+  try {
+    return await probeMedia(bytes);
+  } catch (error) {
+    if (error instanceof MediaProbeError) return null;
+    throw error;
+  }
+}
 
 // The sniffed type, refused unless it is media; a declared content_type must name the same kind of media.
 function mediaTypeOf(bytes: Buffer, declared: string | undefined) {
@@ -100,6 +112,7 @@ export async function uploadAsset(core: UploadRuntime, tenantId: string, raw: un
   if (bytes.length > maxBytes) throw tooLarge(maxBytes, bytes.length);
 
   const sniffed = mediaTypeOf(bytes, input.content_type);
+  const probe = await probeOrNull(bytes);
   const id = core.ids.artifact();
   const contentType = sniffed.contentType;
   const kind = sniffed.kind;
@@ -118,7 +131,7 @@ export async function uploadAsset(core: UploadRuntime, tenantId: string, raw: un
       byteSize: bytes.length,
       sha256,
       storageKey,
-      media: { source: "upload", format: sniffed.format, filename: input.filename ?? null },
+      media: { source: "upload", format: sniffed.format, filename: input.filename ?? null, ...probe },
       createdAt: now,
     });
   });

@@ -6,6 +6,7 @@ import type { AdmissionSql, Executor } from "../db/client.js";
 import type { FieldFailure } from "../errors/index.js";
 import type { CommonCreateInput } from "../contracts/common-create.js";
 import type { MediaFacts } from "../media/slots.js";
+import type { KnownRequestInputs } from "../selection/select.js";
 
 export interface UsageLine {
   meter: string;
@@ -51,6 +52,8 @@ export interface VoiceLookup {
 export interface PrepareContext extends VoiceLookup {
   tenantId: string;
   isFamilyLive(family: VendorFamily): boolean;
+  // The body and the media facts admission has in hand, which selection checks each model's input limits against.
+  known: KnownRequestInputs;
 }
 
 // "prepaid" (generation): the quote is held and shown as charged at creation, captured on success, refunded

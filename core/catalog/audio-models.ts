@@ -1,3 +1,4 @@
+import { VENDOR_A_CLONE_SAMPLE, VENDOR_A_MUSIC_REFERENCE, VENDOR_G_REFERENCE } from "./published-input-limits.js";
 import type { CatalogModelBase } from "./model-types.js";
 
 // Music and voice-clone models. Every bound a request is checked against at admission lives here, so the
@@ -12,14 +13,9 @@ export interface MusicTextLimits {
   max_lyrics_characters: number;
 }
 
-// Reference-audio-to-music on one model: its text bounds plus what the reference recording may be. The
-// recording's limits are enforced when the media is fetched; admission cannot see its length or size.
-export interface ReferenceAudioLimits extends MusicTextLimits {
-  min_reference_seconds: number;
-  max_reference_seconds: number;
-  max_reference_bytes: number;
-  reference_formats: readonly string[];
-}
+// Reference-audio-to-music on one model: its text bounds. What the recording may be is the model's input limits
+// (`input_limits.audio`), checked when its facts are known.
+export type ReferenceAudioLimits = MusicTextLimits;
 
 export interface VendorGMusicOptionLimits {
   max_negative_tags_characters: number;
@@ -50,11 +46,8 @@ export interface MusicConstraints {
   model_options: MusicModelOptionLimits;
 }
 
+// What the sample may be is the model's input limits (`input_limits.audio`).
 export interface VoiceCloneConstraints {
-  min_sample_seconds: number;
-  max_sample_seconds: number;
-  max_sample_bytes: number;
-  sample_formats: readonly string[];
   // Primary language subtags accepted as the `language` hint.
   supported_languages: readonly string[];
   // The speech models a voice cloned by this model resolves on.
@@ -65,8 +58,6 @@ export interface VoiceCloneConstraints {
 export type MusicModel = CatalogModelBase<"music", MusicConstraints>;
 export type VoiceCloneModel = CatalogModelBase<"voice_clone", VoiceCloneConstraints>;
 export type AudioModel = MusicModel | VoiceCloneModel;
-
-const MIB = 1024 * 1024;
 
 export const MUSIC_MODELS: readonly MusicModel[] = [
   {
@@ -81,14 +72,7 @@ export const MUSIC_MODELS: readonly MusicModel[] = [
       max_title_characters: 120,
       clips_per_task: 1,
       text_to_music: { max_prompt_characters: 2000, max_lyrics_characters: 3000 },
-      reference_audio_to_music: {
-        max_prompt_characters: 1000,
-        max_lyrics_characters: 3000,
-        min_reference_seconds: 10,
-        max_reference_seconds: 300,
-        max_reference_bytes: 20 * MIB,
-        reference_formats: ["mp3", "wav", "flac"],
-      },
+      reference_audio_to_music: { max_prompt_characters: 1000, max_lyrics_characters: 3000 },
       model_options: {
         vendorA: {
           audio_setting: {
@@ -99,6 +83,7 @@ export const MUSIC_MODELS: readonly MusicModel[] = [
         },
       },
     },
+    input_limits: { audio: VENDOR_A_MUSIC_REFERENCE },
     prices: [
       { meter: MUSIC_TRACK_METER, unit: "track", microPerUnit: 150_000n, per: 1n },
       { meter: MUSIC_TRACK_METER, unit: "track", microPerUnit: 200_000n, per: 1n, when: { mode: "reference_audio" } },
@@ -118,14 +103,7 @@ export const MUSIC_MODELS: readonly MusicModel[] = [
       // vendorG takes 500 characters of prompt without lyrics (its non-custom mode) and 1000 as a style in custom
       // mode; the prompt may go either way, so it is held to the shorter.
       text_to_music: { max_prompt_characters: 500, max_lyrics_characters: 5000 },
-      reference_audio_to_music: {
-        max_prompt_characters: 500,
-        max_lyrics_characters: 5000,
-        min_reference_seconds: 6,
-        max_reference_seconds: 480,
-        max_reference_bytes: 50 * MIB,
-        reference_formats: ["mp3", "wav", "m4a", "ogg"],
-      },
+      reference_audio_to_music: { max_prompt_characters: 500, max_lyrics_characters: 5000 },
       model_options: {
         vendorG: {
           max_negative_tags_characters: 200,
@@ -136,6 +114,7 @@ export const MUSIC_MODELS: readonly MusicModel[] = [
         },
       },
     },
+    input_limits: { audio: VENDOR_G_REFERENCE },
     prices: [{ meter: MUSIC_TRACK_METER, unit: "track", microPerUnit: 100_000n, per: 1n }],
   },
 ];
@@ -149,14 +128,11 @@ export const VOICE_CLONE_MODELS: readonly VoiceCloneModel[] = [
     created: 1_761_955_200,
     description: "Clones a voice from a 10 s to 5 min single-speaker sample for both vendorA speech models.",
     constraints: {
-      min_sample_seconds: 10,
-      max_sample_seconds: 300,
-      max_sample_bytes: 20 * MIB,
-      sample_formats: ["mp3", "wav", "m4a"],
       supported_languages: ["zh", "yue", "en", "es", "fr", "ru", "de", "pt", "ar", "it", "ja", "ko", "id", "vi", "tr", "nl", "pl", "hi"],
       voice_models: ["vendorA-speech-2.8-hd", "vendorA-speech-2.8-turbo"],
       model_option_families: ["vendorA"],
     },
+    input_limits: { audio: VENDOR_A_CLONE_SAMPLE },
     prices: [{ meter: VOICE_CLONE_METER, unit: "voice", microPerUnit: 3_000_000n, per: 1n }],
   },
 ];

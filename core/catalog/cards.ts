@@ -72,6 +72,7 @@ export function modelDetail(id: string, isLive: Liveness) {
     shape: MODEL_SHAPE[model.kind],
     description: model.description,
     constraints: model.constraints,
+    input_limits: model.input_limits,
     prices: model.prices.map(renderPrice),
   };
 }

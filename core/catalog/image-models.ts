@@ -1,3 +1,5 @@
+import { NO_PUBLISHED_LIMITS } from "./input-limits.js";
+import { VENDOR_A_IMAGE, VENDOR_C_WAN27_IMAGE, VENDOR_E_IMAGEN_CAPABILITY } from "./published-input-limits.js";
 import type { CatalogModelBase } from "./model-types.js";
 
 // What an image generation model can honour. Selection checks a request against these values and quotes them
@@ -66,6 +68,7 @@ export const IMAGE_MODELS: readonly ImageModel[] = [
       max_edit_regions: 0,
       max_input_images: 4,
     },
+    input_limits: NO_PUBLISHED_LIMITS,
     prices: [perImage(40_000n), perImage(30_000n, "1K")],
   },
   {
@@ -88,6 +91,7 @@ export const IMAGE_MODELS: readonly ImageModel[] = [
       max_edit_regions: 4,
       max_input_images: 10,
     },
+    input_limits: VENDOR_E_IMAGEN_CAPABILITY,
     prices: [perImage(30_000n)],
   },
   {
@@ -110,6 +114,7 @@ export const IMAGE_MODELS: readonly ImageModel[] = [
       max_edit_regions: 0,
       max_input_images: 4,
     },
+    input_limits: NO_PUBLISHED_LIMITS,
     prices: [perImage(20_000n)],
   },
   {
@@ -132,6 +137,7 @@ export const IMAGE_MODELS: readonly ImageModel[] = [
       max_edit_regions: 0,
       max_input_images: 1,
     },
+    input_limits: VENDOR_A_IMAGE,
     prices: [perImage(10_000n)],
   },
   {
@@ -155,6 +161,7 @@ export const IMAGE_MODELS: readonly ImageModel[] = [
       max_edit_regions: 8,
       max_input_images: 4,
     },
+    input_limits: VENDOR_C_WAN27_IMAGE,
     prices: [perImage(50_000n), perImage(90_000n, "4K")],
   },
   {
@@ -177,6 +184,7 @@ export const IMAGE_MODELS: readonly ImageModel[] = [
       max_edit_regions: 1,
       max_input_images: 3,
     },
+    input_limits: VENDOR_C_WAN27_IMAGE,
     prices: [perImage(25_000n)],
   },
   {
@@ -199,6 +207,7 @@ export const IMAGE_MODELS: readonly ImageModel[] = [
       max_edit_regions: 4,
       max_input_images: 6,
     },
+    input_limits: NO_PUBLISHED_LIMITS,
     prices: [perImage(45_000n), perImage(75_000n, "4K")],
   },
   {
@@ -221,6 +230,7 @@ export const IMAGE_MODELS: readonly ImageModel[] = [
       max_edit_regions: 0,
       max_input_images: 4,
     },
+    input_limits: NO_PUBLISHED_LIMITS,
     prices: [perImage(30_000n)],
   },
   {
@@ -243,6 +253,7 @@ export const IMAGE_MODELS: readonly ImageModel[] = [
       max_edit_regions: 2,
       max_input_images: 2,
     },
+    input_limits: NO_PUBLISHED_LIMITS,
     prices: [perImage(35_000n)],
   },
   {
@@ -265,6 +276,7 @@ export const IMAGE_MODELS: readonly ImageModel[] = [
       max_edit_regions: 0,
       max_input_images: 1,
     },
+    input_limits: NO_PUBLISHED_LIMITS,
     prices: [perImage(15_000n)],
   },
 ];

@@ -1,5 +1,6 @@
 import type { VendorFamily } from "../vendor-families.js";
 import type { Price } from "../credits/pricing.js";
+import type { InputLimits } from "./input-limits.js";
 
 export type ModelKind = "speech" | "voice_clone" | "music" | "image" | "video" | "understanding" | "video_prompt_enhancement";
 
@@ -14,5 +15,7 @@ export interface CatalogModelBase<K extends ModelKind, C extends object> {
   created: number;
   description: string;
   constraints: C;
+  // The vendor's published bounds on the request's inputs (core/catalog/input-limits.ts).
+  input_limits: InputLimits;
   prices: readonly Price[];
 }

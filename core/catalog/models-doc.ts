@@ -1,5 +1,6 @@
 import { formatCredits } from "../credits/money.js";
 import { CAPABILITIES } from "../capabilities/table.js";
+import type { InputLimits } from "./input-limits.js";
 import { ALL_MODELS } from "./registry.js";
 
 function constraintValue(value: unknown): string {
@@ -12,6 +13,13 @@ function constraintValue(value: unknown): string {
   return String(value);
 }
 
+// The vendor's published input limits; a model with none is held to the service's own caps alone.
+function inputLimitLines(limits: InputLimits): string[] {
+  const entries = Object.entries(limits);
+  if (entries.length === 0) return ["Input limits: none published by the vendor; the service's own caps apply (see above)."];
+  return ["| input | published limits |", "|---|---|", ...entries.map(([input, value]) => `| ${input} | ${constraintValue(value)} |`)];
+}
+
 // docs/models.md, generated from the registry (`npm run docs:models`); a test keeps the file and the data equal.
 export function renderModelsDoc(): string {
   const lines: string[] = [
@@ -20,6 +28,18 @@ export function renderModelsDoc(): string {
     "Generated from `core/catalog/` by `npm run docs:models`; do not edit by hand. SPEC.md leaves constraints and",
     "prices open: these are the service's values, and the catalog endpoints, validation, selection and billing all",
     "read them from the same registry.",
+    "",
+    "Each model also lists the input limits its vendor publishes (docs/providers/input-limits.md gives the sources):",
+    "pictures (`formats`, `min_side` and `max_side` in px, `max_pixels`, `min_aspect` and `max_aspect` as width /",
+    "height, `max_bytes`), video and audio (`formats`, `codecs`, `min_seconds`, `max_seconds`, `min_fps`, `max_fps`,",
+    "`min_sample_rate`, `max_sample_rate`, `max_bytes`), the inputs of one kind together",
+    "(`total_seconds`, every input of the kind counted) and text fields (`text`: most characters per field). `reference_*` limits apply to",
+    "`references[].media` of that kind, the plain ones to every other input of the kind. An input is checked at",
+    "admission when its bytes are in hand (a data URI, an artifact): `auto` then passes over a model it breaks and a",
+    "concrete model is refused (`media_too_large` for bytes, else `unsupported_option`, with `param` at the input). A",
+    "URL is checked by the worker once downloaded, before any vendor call: the task fails with the same code,",
+    "not retryable, refunded. Bounds a vendor does not publish are the service's own, for every model: images at",
+    "most 50 MiB, audio 200 MiB, video 1 GiB, each also at most `MEDIA_INPUT_MAX_BYTES` (100 MiB by default).",
     "",
     "## Models per endpoint",
     "",
@@ -33,6 +53,7 @@ export function renderModelsDoc(): string {
     lines.push(`- family: \`${model.family}\`; kind: ${model.kind}; capabilities: ${model.capabilities.map((c) => `\`${c}\``).join(", ")}`);
     lines.push("", "| constraint | value |", "|---|---|");
     for (const [key, value] of Object.entries(model.constraints)) lines.push(`| ${key} | ${constraintValue(value)} |`);
+    lines.push("", ...inputLimitLines(model.input_limits));
     lines.push("", "| meter | price (credits) | per | when |", "|---|---|---|---|");
     for (const price of model.prices) {
       const when = price.when ? Object.entries(price.when).map(([k, v]) => `${k}=${v}`).join(", ") : "";

@@ -1,3 +1,4 @@
+import { NO_PUBLISHED_LIMITS } from "./input-limits.js";
 import type { CatalogModelBase } from "./model-types.js";
 
 export const SPEECH_FORMATS = ["mp3", "wav", "flac", "opus", "pcm"] as const;
@@ -44,6 +45,7 @@ export const SPEECH_MODELS: readonly SpeechModel[] = [
       pronunciation_dict: true,
       max_input_characters: 50_000,
     },
+    input_limits: NO_PUBLISHED_LIMITS,
     prices: [{ meter: SPEECH_METER, unit: "character", microPerUnit: 100_000n, per: 1000n }],
   },
   {
@@ -67,6 +69,7 @@ export const SPEECH_MODELS: readonly SpeechModel[] = [
       pronunciation_dict: false,
       max_input_characters: 50_000,
     },
+    input_limits: NO_PUBLISHED_LIMITS,
     prices: [{ meter: SPEECH_METER, unit: "character", microPerUnit: 60_000n, per: 1000n }],
   },
 ];

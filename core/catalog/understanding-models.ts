@@ -1,3 +1,5 @@
+import { NO_PUBLISHED_LIMITS } from "./input-limits.js";
+import { vendorAUnderstanding } from "./published-input-limits.js";
 import type { CatalogModelBase } from "./model-types.js";
 
 export interface UnderstandingConstraints {
@@ -20,6 +22,9 @@ export interface EnhancementConstraints {
 
 export type EnhancementModel = CatalogModelBase<"video_prompt_enhancement", EnhancementConstraints>;
 
+// vendorA-M3's longest video: its limit and the length its price hold covers.
+const M3_MAX_VIDEO_SECONDS = 600;
+
 export const UNDERSTANDING_MODELS: readonly UnderstandingModel[] = [
   {
     id: "vendorA-M3",
@@ -31,12 +36,13 @@ export const UNDERSTANDING_MODELS: readonly UnderstandingModel[] = [
     constraints: {
       input_modalities: ["text", "image", "video"],
       max_images: 8,
-      max_video_seconds: 600,
+      max_video_seconds: M3_MAX_VIDEO_SECONDS,
       context_window_tokens: 32_000,
       detail_levels: ["default", "low", "high"],
       response_formats: ["text", "json"],
       temperature: { min: 0, max: 2 },
     },
+    input_limits: vendorAUnderstanding(M3_MAX_VIDEO_SECONDS),
     prices: [
       { meter: "image_input", unit: "image", microPerUnit: 2_000n, per: 1n },
       { meter: "video_input_seconds", unit: "second", microPerUnit: 1_000n, per: 1n },
@@ -58,6 +64,7 @@ export const UNDERSTANDING_MODELS: readonly UnderstandingModel[] = [
       response_formats: ["text"],
       temperature: { min: 0, max: 1 },
     },
+    input_limits: NO_PUBLISHED_LIMITS,
     prices: [{ meter: "image_input", unit: "image", microPerUnit: 800n, per: 1n }],
   },
 ];
@@ -72,6 +79,7 @@ export const ENHANCEMENT_MODELS: readonly EnhancementModel[] = [
     created: 1_764_547_200,
     description: "Rewrites a short video idea into a detailed, shot-aware prompt for the vendorB-2 family.",
     constraints: { max_prompt_characters: 7_000, max_output_tokens: 2_000 },
+    input_limits: NO_PUBLISHED_LIMITS,
     prices: [
       { meter: "input_tokens", unit: "token", microPerUnit: 1_000n, per: 1000n },
       { meter: "output_tokens", unit: "token", microPerUnit: 4_000n, per: 1000n },

@@ -1,6 +1,8 @@
 import type { ReferenceKind } from "../contracts/media-input.js";
 import type { VideoOutputFormat } from "../contracts/video-options.js";
 import type { Price } from "../credits/pricing.js";
+import { NO_PUBLISHED_LIMITS } from "./input-limits.js";
+import { VENDOR_A_H3, VENDOR_B_SEEDANCE, VENDOR_C_WAN27_EDIT, VENDOR_C_WAN27_I2V, VENDOR_C_WAN27_R2V, VENDOR_C_WAN27_T2V, VENDOR_D_VEO } from "./published-input-limits.js";
 import type { CatalogModelBase } from "./model-types.js";
 
 // Video generation, edit and extend models. Every control a request can set is checked against these
@@ -176,6 +178,7 @@ export const VIDEO_MODELS: readonly VideoModel[] = [
       references: { max_total: 12, max_per_kind: { image: 9, video: 3, audio: 0 }, reference_voice: false },
     },
     // 2k at 1.625 times 768p, the ratio resellers of the vendor price H3 at.
+    input_limits: VENDOR_A_H3,
     prices: perSecond({ "768p": 60_000n, "2k": 97_500n }),
   },
   {
@@ -186,6 +189,7 @@ export const VIDEO_MODELS: readonly VideoModel[] = [
     created: CREATED,
     description: "General video model for every video endpoint; synchronized audio, driving audio, mixed references.",
     constraints: vendorC30,
+    input_limits: NO_PUBLISHED_LIMITS,
     prices: perSecond({ "480p": 30_000n, "720p": 60_000n, "1080p": 100_000n }),
   },
   {
@@ -207,6 +211,7 @@ export const VIDEO_MODELS: readonly VideoModel[] = [
       references: { max_total: 12, max_per_kind: { image: 9, video: 3, audio: 3 }, reference_voice: true },
       extend_max_duration: 30,
     },
+    input_limits: NO_PUBLISHED_LIMITS,
     prices: perSecond({ "720p": 90_000n, "1080p": 150_000n, "4k": 400_000n }),
   },
   {
@@ -217,6 +222,7 @@ export const VIDEO_MODELS: readonly VideoModel[] = [
     created: CREATED,
     description: "Text to video with audio always on, landscape or portrait, 8 seconds.",
     constraints: { ...vendorD11, aspect_ratios: ["16:9", "9:16"], default_aspect_ratio: "16:9" },
+    input_limits: VENDOR_D_VEO,
     prices: perSecond({ "720p": 70_000n, "1080p": 140_000n }),
   },
   {
@@ -227,6 +233,7 @@ export const VIDEO_MODELS: readonly VideoModel[] = [
     created: CREATED,
     description: "Animates a first frame at its own aspect ratio, audio always on.",
     constraints: vendorD11,
+    input_limits: VENDOR_D_VEO,
     prices: perSecond({ "720p": 70_000n, "1080p": 140_000n }),
   },
   {
@@ -242,6 +249,7 @@ export const VIDEO_MODELS: readonly VideoModel[] = [
       default_aspect_ratio: "16:9",
       references: { max_total: 3, max_per_kind: { image: 3, video: 0, audio: 0 }, reference_voice: false },
     },
+    input_limits: VENDOR_D_VEO,
     prices: perSecond({ "720p": 70_000n, "1080p": 140_000n }),
   },
   {
@@ -252,6 +260,7 @@ export const VIDEO_MODELS: readonly VideoModel[] = [
     created: CREATED,
     description: "Instruction-based 8 second edit at 720p that always regenerates the soundtrack; no references.",
     constraints: { ...PLAIN, durations: [8], default_duration: 8, generate_audio: [true], audio_settings: ["auto"] },
+    input_limits: VENDOR_D_VEO,
     prices: perSecond({ "720p": 80_000n }),
   },
   {
@@ -262,6 +271,7 @@ export const VIDEO_MODELS: readonly VideoModel[] = [
     created: CREATED,
     description: "Economical silent text to video, 5 or 10 seconds, 720p or 1080p.",
     constraints: { ...vendorC27, aspect_ratios: WIDE_RATIOS, default_aspect_ratio: "16:9" },
+    input_limits: VENDOR_C_WAN27_T2V,
     prices: perSecond({ "720p": 40_000n, "1080p": 80_000n }),
   },
   {
@@ -272,6 +282,7 @@ export const VIDEO_MODELS: readonly VideoModel[] = [
     created: CREATED,
     description: "Economical silent image, frames and extension model; ratio follows the source; extends to 10 s.",
     constraints: { ...vendorC27, frame_modes: ["first_and_last"], extend_max_duration: 10 },
+    input_limits: VENDOR_C_WAN27_I2V,
     prices: perSecond({ "720p": 40_000n, "1080p": 80_000n }),
   },
   {
@@ -287,6 +298,7 @@ export const VIDEO_MODELS: readonly VideoModel[] = [
       default_aspect_ratio: "16:9",
       references: { max_total: 5, max_per_kind: { image: 3, video: 3, audio: 0 }, reference_voice: false },
     },
+    input_limits: VENDOR_C_WAN27_R2V,
     prices: perSecond({ "720p": 40_000n, "1080p": 80_000n }),
   },
   {
@@ -302,6 +314,7 @@ export const VIDEO_MODELS: readonly VideoModel[] = [
       references: { max_total: 4, max_per_kind: { image: 4, video: 0, audio: 0 }, reference_voice: false },
       audio_settings: ["auto", "origin"],
     },
+    input_limits: VENDOR_C_WAN27_EDIT,
     prices: perSecond({ "720p": 40_000n, "1080p": 80_000n }),
   },
   {
@@ -312,6 +325,7 @@ export const VIDEO_MODELS: readonly VideoModel[] = [
     created: CREATED,
     description: "The vendorB-2 flagship: 4 to 15 s, every ratio, audio, web search, last-frame output.",
     constraints: vendorB2,
+    input_limits: VENDOR_B_SEEDANCE,
     prices: perSecond({ "480p": 40_000n, "720p": 80_000n, "1080p": 180_000n }),
   },
   {
@@ -332,6 +346,7 @@ export const VIDEO_MODELS: readonly VideoModel[] = [
       audio_settings: ["auto"],
       extend_max_duration: 12,
     },
+    input_limits: VENDOR_B_SEEDANCE,
     prices: perSecond({ "480p": 25_000n, "720p": 50_000n }),
   },
   {
@@ -352,6 +367,7 @@ export const VIDEO_MODELS: readonly VideoModel[] = [
       audio_settings: ["auto"],
       extend_max_duration: 10,
     },
+    input_limits: VENDOR_B_SEEDANCE,
     prices: perSecond({ "480p": 15_000n }),
   },
   {
@@ -368,6 +384,7 @@ export const VIDEO_MODELS: readonly VideoModel[] = [
       enhance_prompt: true,
       references: { max_total: 50, max_per_kind: { image: 50, video: 10, audio: 10 }, reference_voice: true },
     },
+    input_limits: VENDOR_B_SEEDANCE,
     prices: perSecond({ "480p": 50_000n, "720p": 100_000n, "1080p": 220_000n }),
   },
 ];

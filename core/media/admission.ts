@@ -1,13 +1,18 @@
 import type { z } from "zod";
 import { and, eq, inArray } from "drizzle-orm";
+import type { ArtifactStore } from "../artifacts/store.js";
 import type { Config } from "../config.js";
 import type { Db } from "../db/client.js";
 import { artifacts } from "../db/schema/index.js";
 import { ServiceError, jsonPointer } from "../errors/index.js";
 import { urlRefusal } from "../net/index.js";
+import type { KnownInput } from "../selection/input-limits.js";
+import { artifactFacts, dataUriFacts } from "./admission-probe.js";
 import { declaredType } from "./inline.js";
+import { knownInput } from "./known-facts.js";
+import { settleAtMost } from "./lanes.js";
 import { mediaInputCap } from "./limits.js";
-import { decodeDataUri, mediaSlots, mediaText, mediaTextPath, type MediaKind } from "./slots.js";
+import { decodeDataUri, mediaSlots, mediaText, mediaTextPath, type MediaKind, type Slot } from "./slots.js";
 import { ownArtifactId, ownArtifactUrlRefusal, refusedMediaUrl } from "./url-refusal.js";
 
 // A data URI that says it is media of another kind than its field takes is refused before anything is stored
@@ -29,19 +34,25 @@ function declaredKindRefusal(dataUri: string, expected: MediaKind, param: string
 // The parts of the runtime the admission checks use.
 export interface MediaAdmissionRuntime {
   db: Db;
+  artifacts: ArtifactStore;
   config: Pick<Config, "outboundAllowLoopbackHttp" | "mediaInputMaxBytes" | "publicBaseUrl">;
 }
 
+// At most this many inputs of one request are probed at once (an ffprobe process each).
+const PROBES_AT_ONCE = 4;
+
 // The checks on media inputs that admission can make without fetching anything: a URL's scheme and literal
-// address, a data URI's shape and size, an artifact's existence for this tenant. Fetching and decoding happen in
-// the worker (core/media/resolve.ts), so a slow third-party server never holds an admission open.
-export async function checkMediaAtAdmission(core: MediaAdmissionRuntime, tenantId: string, schema: z.ZodType, input: Record<string, unknown>): Promise<void> {
+// address, a data URI's shape and size, an artifact's existence for this tenant. Fetching happens in the worker
+// (core/media/resolve.ts), so a slow third-party server never holds an admission open. The inputs already in hand
+// (data URIs, artifacts) are probed, and their facts returned for selection to check each model's input limits.
+export async function checkMediaAtAdmission(core: MediaAdmissionRuntime, tenantId: string, schema: z.ZodType, input: Record<string, unknown>): Promise<KnownInput[]> {
   const policy = { allowLoopbackHttp: core.config.outboundAllowLoopbackHttp };
-  const artifactSlots: { id: string; param: string }[] = [];
+  const artifactSlots: { id: string; param: string; slot: Slot }[] = [];
+  const inline: { slot: Slot; bytes: Buffer }[] = [];
   for (const slot of mediaSlots(schema, input)) {
     const text = mediaText(slot.value);
     if (text === null) {
-      artifactSlots.push({ id: (slot.value as { artifact_id: string }).artifact_id, param: jsonPointer([...slot.path, "artifact_id"]) });
+      artifactSlots.push({ id: (slot.value as { artifact_id: string }).artifact_id, param: jsonPointer([...slot.path, "artifact_id"]), slot });
       continue;
     }
     const path = mediaTextPath(slot);
@@ -58,6 +69,7 @@ export async function checkMediaAtAdmission(core: MediaAdmissionRuntime, tenantI
       }
       const refusal = declaredKindRefusal(text, slot.expected, jsonPointer(slot.path));
       if (refusal) throw refusal;
+      inline.push({ slot, bytes: decoded.bytes });
     } else {
       const ownArtifact = ownArtifactId(text, core.config.publicBaseUrl);
       if (ownArtifact) throw ownArtifactUrlRefusal(param, path, ownArtifact);
@@ -65,12 +77,26 @@ export async function checkMediaAtAdmission(core: MediaAdmissionRuntime, tenantI
       if (refusal) throw refusedMediaUrl(param, path, refusal);
     }
   }
-  if (artifactSlots.length === 0) return;
-  const found = await core.db
-    .select({ id: artifacts.id })
-    .from(artifacts)
-    .where(and(eq(artifacts.tenantId, tenantId), inArray(artifacts.id, artifactSlots.map((a) => a.id))));
-  const known = new Set(found.map((r) => r.id));
-  const missing = artifactSlots.find((a) => !known.has(a.id));
+  const rows =
+    artifactSlots.length === 0
+      ? []
+      : await core.db
+          .select({ id: artifacts.id, kind: artifacts.kind, byteSize: artifacts.byteSize, media: artifacts.media, storageKey: artifacts.storageKey })
+          .from(artifacts)
+          .where(and(eq(artifacts.tenantId, tenantId), inArray(artifacts.id, artifactSlots.map((a) => a.id))));
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const missing = artifactSlots.find((a) => !byId.has(a.id));
   if (missing) throw new ServiceError("artifact_not_found", `No artifact ${missing.id}.`, { param: missing.param });
+
+  const probes: { slot: Slot; facts: () => ReturnType<typeof dataUriFacts> }[] = [
+    ...inline.map(({ slot, bytes }) => ({ slot, facts: () => dataUriFacts(bytes, slot.expected) })),
+    ...artifactSlots.map(({ id, slot }) => ({ slot, facts: () => artifactFacts(core, byId.get(id) as NonNullable<ReturnType<typeof byId.get>>, slot.expected) })),
+  ];
+  const settled = await settleAtMost(PROBES_AT_ONCE, probes.length, (i) => (probes[i] as (typeof probes)[number]).facts());
+  const known: KnownInput[] = [];
+  settled.forEach((result, i) => {
+    if (result.status === "rejected") throw result.reason;
+    if (result.value) known.push(knownInput((probes[i] as (typeof probes)[number]).slot, result.value));
+  });
+  return known;
 }

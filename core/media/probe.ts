@@ -11,6 +11,8 @@ export interface MediaProbe {
   channels: number | null;
   width: number | null;
   height: number | null;
+  // Frames per second of the picture stream; null for audio and still images.
+  frameRate: number | null;
   hasAudio: boolean;
   hasVideo: boolean;
 }
@@ -40,6 +42,7 @@ interface FfprobeStream {
   width?: number;
   height?: number;
   duration?: string;
+  avg_frame_rate?: string;
   disposition?: { attached_pic?: number };
 }
 
@@ -79,6 +82,7 @@ function probeRawPcm(byteLength: number, hint: PcmProbeHint): MediaProbe {
     channels,
     width: null,
     height: null,
+    frameRate: null,
     hasAudio: true,
     hasVideo: false,
   };
@@ -126,6 +130,7 @@ function describeFfprobeOutput(output: FfprobeOutput): MediaProbe {
     channels: audio?.channels ?? null,
     width: video?.width ?? null,
     height: video?.height ?? null,
+    frameRate: frameRateOf(video, output),
     hasAudio: audio !== undefined,
     hasVideo: video !== undefined,
   };
@@ -137,4 +142,11 @@ function durationOf(output: FfprobeOutput, streams: FfprobeStream[]): number {
     .map((value) => (value === undefined ? Number.NaN : Number(value)))
     .filter((value) => Number.isFinite(value) && value > 0);
   return candidates.length > 0 ? Math.max(...candidates) : 0;
+}
+
+// "24/1", "30000/1001"; "0/0" for a still image, whose stream ffprobe still lists as video.
+function frameRateOf(video: FfprobeStream | undefined, output: FfprobeOutput): number | null {
+  const [num, den] = (video?.avg_frame_rate ?? "").split("/").map(Number);
+  if (!num || !den || durationOf(output, output.streams ?? []) === 0) return null;
+  return num / den;
 }

@@ -16,6 +16,7 @@ import { sniffMediaType, type SniffedType } from "./sniff.js";
 import { decodeDataUri, mediaSlots, mediaText, mediaTextPath, type MediaFacts, type Slot } from "./slots.js";
 import { SpoolTooLarge, SpoolWriter, spoolBytes, spoolDirectory, spoolStream, type Spooled } from "./spool.js";
 import { refusedMediaUrl } from "./url-refusal.js";
+import { settleAtMost } from "./lanes.js";
 
 // The worker resolves a task's media inputs before it submits to a vendor: fetched over HTTPS through the guarded
 // client (DNS checked, redirects re-checked, size capped per kind), decoded from a data URI or read from the
@@ -214,6 +215,10 @@ async function resolveSlot(work: SlotWork, slot: Slot): Promise<MediaFacts> {
     width: probe.width,
     height: probe.height,
     hasAudio: probe.hasAudio,
+    byteSize: fetched.size,
+    codec: probe.codec,
+    frameRate: probe.frameRate,
+    sampleRate: probe.sampleRate,
   };
 }
 
@@ -221,22 +226,6 @@ async function resolveSlot(work: SlotWork, slot: Slot): Promise<MediaFacts> {
 // done: a job's temporary disk and ffprobe processes stay bounded (4 × the input cap) however many references
 // (up to 50) it has.
 const SLOTS_AT_ONCE = 4;
-
-async function settleAtMost<T>(lanes: number, count: number, run: (i: number) => Promise<T>): Promise<PromiseSettledResult<T>[]> {
-  const results: PromiseSettledResult<T>[] = [];
-  let next = 0;
-  const lane = async () => {
-    while (next < count) {
-      const i = next++;
-      results[i] = await run(i).then(
-        (value) => ({ status: "fulfilled", value }) as const,
-        (reason: unknown) => ({ status: "rejected", reason }) as const,
-      );
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(lanes, count) }, lane));
-  return results;
-}
 
 // Resolves every media input of a task's input; the result is keyed by the field's JSON Pointer. Once every
 // input has been tried, the task's data URIs are dropped: they are artifacts now, or the task fails.

@@ -14,6 +14,12 @@ export interface MediaFacts {
   width: number | null;
   height: number | null;
   hasAudio: boolean;
+  // What the model input limits are checked against (core/selection/input-limits.ts); absent from facts resolved
+  // before they were recorded.
+  byteSize?: number;
+  codec?: string | null;
+  frameRate?: number | null;
+  sampleRate?: number | null;
 }
 
 export interface Slot {

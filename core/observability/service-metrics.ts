@@ -9,6 +9,7 @@ export interface ServiceMetrics extends HttpMetrics {
   tasksFinished: Counter<"capability" | "model" | "status" | "error_code">;
   providerRequestDuration: Histogram<"family" | "operation" | "outcome">;
   providerFailures: Counter<"family" | "code">;
+  catalogGaps: Counter<"family" | "model">;
   callbackDeliveries: Counter<"outcome">;
   jobDuration: Histogram<"job" | "outcome">;
 }
@@ -41,6 +42,12 @@ export function createServiceMetrics(): ServiceMetrics {
       name: "svc_provider_failures_total",
       help: "Vendor calls that failed, by vendor family and the public error code they mapped to",
       labelNames: ["family", "code"] as const,
+      registers: [registry],
+    }),
+    catalogGaps: new Counter({
+      name: "svc_catalog_gap_refusals_total",
+      help: "Tasks a vendor refused for their parameters after admission: a limit the catalog does not know yet",
+      labelNames: ["family", "model"] as const,
       registers: [registry],
     }),
     callbackDeliveries: new Counter({

@@ -93,11 +93,62 @@ const priceSchema = z.object({
   when: z.record(z.string(), z.unknown()).optional().describe("The request options this price applies to."),
 });
 
+const pictureLimitFields = {
+  formats: z.array(z.string()).optional().describe("Formats taken, as sniffed from the bytes (png, jpeg, webp, gif)."),
+  min_side: z.number().optional().describe("Shortest side in pixels."),
+  max_side: z.number().optional().describe("Longest side in pixels."),
+  max_bytes: z.number().optional().describe("Largest file in bytes."),
+};
+const clipLimitFields = {
+  formats: z.array(z.string()).optional().describe("Containers taken (mp4, mov, webm; mp3, wav, flac, ogg, m4a)."),
+  min_seconds: z.number().optional().describe("Shortest length in seconds."),
+  max_seconds: z.number().optional().describe("Longest length in seconds."),
+  max_bytes: z.number().optional().describe("Largest file in bytes."),
+};
+const imageLimitsSchema = z.object({
+  ...pictureLimitFields,
+  max_pixels: z.number().optional().describe("Most pixels (width × height)."),
+  min_aspect: z.number().optional().describe("Smallest width / height."),
+  max_aspect: z.number().optional().describe("Largest width / height."),
+});
+const videoLimitsSchema = z.object({
+  ...clipLimitFields,
+  codecs: z.array(z.string()).optional().describe("Video codecs taken, as ffprobe names them (h264, hevc)."),
+  min_side: z.number().optional().describe("Shortest side in pixels."),
+  max_side: z.number().optional().describe("Longest side in pixels."),
+  min_fps: z.number().optional().describe("Lowest frame rate."),
+  max_fps: z.number().optional().describe("Highest frame rate."),
+});
+const audioLimitsSchema = z.object({
+  ...clipLimitFields,
+  min_sample_rate: z.number().optional().describe("Lowest sample rate in Hz."),
+  max_sample_rate: z.number().optional().describe("Highest sample rate in Hz."),
+});
+
+// core/catalog/input-limits.ts: what the model's vendor publishes about its inputs; an absent bound is unpublished.
+const inputLimitsSchema = z.object({
+  image: imageLimitsSchema.optional().describe("Every image input."),
+  video: videoLimitsSchema.optional().describe("Every video input."),
+  audio: audioLimitsSchema.optional().describe("Every audio input."),
+  reference_image: imageLimitsSchema.optional().describe("`references[].media` of kind image, where it differs."),
+  reference_video: videoLimitsSchema.optional().describe("`references[].media` of kind video, where it differs."),
+  reference_audio: audioLimitsSchema.optional().describe("`references[].media` of kind audio, where it differs."),
+  total_seconds: z
+    .object({
+      video: z.number().optional().describe("Seconds of every video input together."),
+      audio: z.number().optional().describe("Seconds of every audio input together."),
+    })
+    .optional()
+    .describe("Longest the inputs of one kind may last together."),
+  text: z.record(z.string(), z.number()).optional().describe("Most characters per text field of the request."),
+});
+
 export const modelCardSchema = z.object({
   ...modelListItemFields,
   shape: z.string().describe("Which family of options the model takes."),
   description: z.string().describe("What the model is good at."),
   constraints: z.record(z.string(), z.unknown()).describe("The limits validation holds requests to (sizes, durations, counts)."),
+  input_limits: inputLimitsSchema.describe("The input limits the model's vendor publishes, checked before a task is paid for."),
   prices: z.array(priceSchema).describe("Its price lines."),
 });
 

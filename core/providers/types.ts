@@ -60,6 +60,7 @@ export class ProviderFailure extends Error {
       | "safety_rejected"
       | "content_filtered"
       | "model_output_invalid"
+      | "unsupported_option"
     >,
     message: string,
     readonly transient: boolean,
@@ -68,4 +69,11 @@ export class ProviderFailure extends Error {
     super(message);
     this.name = "ProviderFailure";
   }
+}
+
+// The vendor refused the request's parameters: a limit the catalog does not know, since admission and the worker
+// check every published one first. Not retryable (the same request is refused again); the vendor's wording is kept,
+// and the task's failure is logged and counted as a catalog gap (core/tasks/advance.ts) so it gets found.
+export function parameterRefusal(wording: string): ProviderFailure {
+  return new ProviderFailure("unsupported_option", `vendor refused the request's parameters: ${wording}`, false);
 }

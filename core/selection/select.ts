@@ -1,8 +1,18 @@
 import { ServiceError, type ErrorCode } from "../errors/index.js";
+import type { InputLimits } from "../catalog/input-limits.js";
+import { inputLimitFailures, type KnownInput } from "./input-limits.js";
 import { modelListHint } from "./model-list-hint.js";
 
 export interface SelectableModel {
   id: string;
+  input_limits?: InputLimits;
+}
+
+// What selection knows of a request beyond its controls: the body (for text lengths) and the media inputs whose
+// facts admission has in hand (data URIs, artifacts); URLs are checked by the worker once downloaded.
+export interface KnownRequestInputs {
+  body: Readonly<Record<string, unknown>>;
+  media: readonly KnownInput[];
 }
 
 export interface CandidateFailure {
@@ -22,7 +32,7 @@ export interface Requirement<M extends SelectableModel> {
 }
 
 // Candidate failures that SPEC.md gives a public code of their own when the model was named concretely.
-const OWN_PUBLIC_CODES = new Set(["voice_model_incompatible", "unsupported_input_modality", "context_length_exceeded"]);
+const OWN_PUBLIC_CODES = new Set(["voice_model_incompatible", "unsupported_input_modality", "context_length_exceeded", "media_too_large"]);
 
 export interface Selection<M extends SelectableModel> {
   requested: string;
@@ -36,15 +46,27 @@ export interface SelectionInput<M extends SelectableModel> {
   candidates: readonly M[];
   isLive(model: M): boolean;
   requirements: readonly Requirement<M>[];
+  known: KnownRequestInputs;
 }
 
-function failuresOf<M extends SelectableModel>(model: M, requirements: readonly Requirement<M>[]): CandidateFailure[] {
+function failuresOf<M extends SelectableModel>(model: M, requirements: readonly Requirement<M>[], known: KnownRequestInputs): CandidateFailure[] {
   const failures: CandidateFailure[] = [];
   for (const requirement of requirements) {
     const failure = requirement.check(model);
     if (failure) failures.push({ model: model.id, param: requirement.param, ...failure });
   }
+  for (const failure of inputLimitFailures(model.input_limits ?? {}, known.media, known.body)) failures.push({ model: model.id, ...failure });
   return failures;
+}
+
+// The error a concrete model's first failure answers: SPEC.md's own code where it has one, else unsupported_option.
+export function concreteModelError(model: string, failures: readonly CandidateFailure[]): ServiceError {
+  const first = failures[0] as CandidateFailure;
+  const code: ErrorCode = OWN_PUBLIC_CODES.has(first.code) ? (first.code as ErrorCode) : "unsupported_option";
+  return new ServiceError(code, `Model "${model}" cannot honour this request: ${first.message}`, {
+    param: first.param,
+    details: { candidate_failures: failures },
+  });
 }
 
 // A concrete model is validated exactly and never substituted; `auto` takes the first live candidate that
@@ -59,15 +81,8 @@ export function selectModel<M extends SelectableModel>(input: SelectionInput<M>)
         details: { received: requested, supported_models: ["auto", ...candidates.map((m) => m.id)] },
       });
     }
-    const failures = failuresOf(model, requirements);
-    if (failures.length > 0) {
-      const first = failures[0] as CandidateFailure;
-      const code: ErrorCode = OWN_PUBLIC_CODES.has(first.code) ? (first.code as ErrorCode) : "unsupported_option";
-      throw new ServiceError(code, `Model "${model.id}" cannot honour this request: ${first.message}`, {
-        param: first.param,
-        details: { candidate_failures: failures },
-      });
-    }
+    const failures = failuresOf(model, requirements, input.known);
+    if (failures.length > 0) throw concreteModelError(model.id, failures);
     if (!input.isLive(model)) {
       throw new ServiceError("model_unavailable", `Model "${model.id}" is not available right now.`, {
         param: "/model",
@@ -79,7 +94,7 @@ export function selectModel<M extends SelectableModel>(input: SelectionInput<M>)
 
   const rejected: CandidateFailure[] = [];
   for (const model of candidates) {
-    const failures = failuresOf(model, requirements);
+    const failures = failuresOf(model, requirements, input.known);
     if (failures.length === 0 && input.isLive(model)) {
       const skipped = rejected.length > 0 ? `; skipped ${[...new Set(rejected.map((f) => f.model))].join(", ")}` : "";
       return {

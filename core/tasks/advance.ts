@@ -7,6 +7,7 @@ import { finishSucceeded, finishUnsuccessfully, type FinishRuntime, type NewArti
 import { measuredUsage, outputOf, storeOutput, type OutputStoreRuntime } from "./outputs.js";
 import type { TaskRow } from "./repository.js";
 import { transitionTask } from "./state.js";
+import { taskLogFields } from "../observability/task-events.js";
 
 const MAX_TRANSIENT_ATTEMPTS = 6;
 
@@ -89,6 +90,10 @@ export function taskFailureOf(error: ServiceError): TaskFailure {
 // A mapped failure: transient ones are tried again (the same job, later) while attempts and the deadline allow;
 // anything else ends the task failed with a full refund, the vendor's wording kept in the message.
 export async function applyFailure(core: FailureRuntime, task: TaskRow, error: TaskFailure, job: JobName): Promise<void> {
+  if (error instanceof ProviderFailure && error.code === "unsupported_option") {
+    core.metrics.catalogGaps.inc({ family: task.providerFamily, model: task.resolvedModel });
+    core.log.warn({ ...taskLogFields(task), model: task.resolvedModel, vendor_message: error.message }, "catalog gap: the vendor refused parameters the catalog admitted");
+  }
   const retryAt = new Date(core.clock().getTime() + backoffMs(core.config.providerRetryBaseMs, task.attempts, error.retryAfterMs));
   if (error.transient && task.attempts < MAX_TRANSIENT_ATTEMPTS && retryAt < task.deadlineAt) {
     await core.db.transaction(async (tx) => {

@@ -84,11 +84,12 @@ async function replay(core: EnvelopeRuntime & { reads: DirectSql }, taskId: stri
 // Checks the media references and prepares the request (selection, price): the steps that may refuse it after
 // validation. Creation and quotes share it, so a quote gives the same model, price and refusal as the create.
 export async function prepareRequest(core: PrepareRuntime, capability: Capability, input: Record<string, unknown>, tenantId: string): Promise<Prepared> {
-  await checkMediaAtAdmission(core, tenantId, capability.inputSchema, input);
+  const media = await checkMediaAtAdmission(core, tenantId, capability.inputSchema, input);
   return capability.prepare(input, {
     tenantId,
     isFamilyLive: core.isFamilyLive,
     findVoice: (owner, voiceId) => findVoiceForTenant(core.db, owner, voiceId),
+    known: { body: input, media },
   });
 }
 

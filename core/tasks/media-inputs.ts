@@ -1,8 +1,12 @@
 import type { ArtifactUrlSigner } from "../artifacts/signed-url.js";
 import { findCapability, inputSchemaOf } from "../capabilities/table.js";
+import { findModel } from "../catalog/registry.js";
 import { invalidRequest, jsonPointer } from "../errors/index.js";
+import { factsOfResolved, knownInput } from "../media/known-facts.js";
 import { resolveMediaInputs, type MediaResolutionRuntime } from "../media/resolve.js";
 import { mediaSlots, replaceAt, type MediaFacts } from "../media/slots.js";
+import { inputLimitFailures } from "../selection/input-limits.js";
+import { concreteModelError } from "../selection/select.js";
 import type { TaskRow } from "./repository.js";
 import { transitionTask } from "./state.js";
 
@@ -21,7 +25,22 @@ export async function ensureMediaResolved(core: MediaResolutionRuntime, task: Ta
   }
   const failures = findCapability(task.capability)?.checkResolvedMedia?.(input, facts, task.resolvedModel) ?? [];
   if (failures.length > 0) throw invalidRequest(failures);
+  checkInputLimits(task, facts);
   return facts;
+}
+
+// The model's published input limits against every decoded input: a URL's facts are first known here, and the
+// vendor must never be sent what it would refuse. The task fails with the code admission would have answered.
+function checkInputLimits(task: TaskRow, facts: ResolvedMediaMap): void {
+  const model = findModel(task.resolvedModel);
+  if (!model) return;
+  const input = task.input as Record<string, unknown>;
+  const known = mediaSlots(inputSchemaOf(task.capability), input).flatMap((slot) => {
+    const resolved = facts[jsonPointer(slot.path)];
+    return resolved ? [knownInput(slot, factsOfResolved(resolved))] : [];
+  });
+  const failures = inputLimitFailures(model.input_limits, known, input).map((f) => ({ model: model.id, ...f }));
+  if (failures.length > 0) throw concreteModelError(model.id, failures);
 }
 
 // The input a vendor adapter sees: every media input replaced by its stored artifact with a signed URL the vendor

@@ -54,8 +54,8 @@ export const MUSIC_LIMITS = {
   bitrates: [32000, 64000, 128000, 256000],
 } as const;
 
-// Voice clone's sample bounds (the vendor's upload reference: mp3, m4a or wav, 10 s to 5 min).
-export const CLONE_SAMPLE_LIMITS = { formats: ["mp3", "m4a", "wav"], minSeconds: 10, maxSeconds: 300 } as const;
+// Voice clone's sample bounds (the vendor's upload reference: mp3, m4a or wav, 10 s to 5 min, at most 20 MB).
+export const CLONE_SAMPLE_LIMITS = { formats: ["mp3", "m4a", "wav"], minSeconds: 10, maxSeconds: 300, maxBytes: 20_000_000 } as const;
 export const CLONE_CONTROL_NAME = "vendorA-voice-clone";
 
 // Video Generation V2's bounds for MiniMax-H3 (the vendor's own client, MiniMax-AI/cli: src/video/v2.ts and

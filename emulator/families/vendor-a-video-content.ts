@@ -1,6 +1,8 @@
 import { z } from "zod";
-import type { LocalMedia, MaterialUrls, VideoMaterials } from "../media/video-materials.js";
-import { VIDEO_LIMITS } from "./vendor-a-models.js";
+import { downloadedInputsProblem } from "../media/input-limits.js";
+import { downloadedInputs, type MaterialUrls, type VideoMaterials } from "../media/video-materials.js";
+import { vendorInputBounds } from "../vendors/input-limits.js";
+import { VIDEO_LIMITS, VIDEO_MODEL } from "./vendor-a-models.js";
 
 // What Video Generation V2 accepts of a task (docs/providers/vendorA.md, "Video"): its request, the content items
 // and the combinations of them the vendor allows, the media it can use and the frame it renders, all by the
@@ -71,33 +73,10 @@ export function readContent(content: VideoRequest["content"]): ReadContent | str
   };
 }
 
-function referenceImageProblem(media: LocalMedia): string | null {
-  const { minSide, maxSide, minAspect, maxAspect } = VIDEO_LIMITS.referenceImage;
-  const width = media.width ?? 0;
-  const height = media.height ?? 0;
-  if (Math.min(width, height) < minSide || Math.max(width, height) > maxSide) return `reference image sides must be ${minSide} to ${maxSide} px`;
-  const aspect = width / height;
-  if (aspect < minAspect || aspect > maxAspect) return `reference image aspect ratio must be ${minAspect} to ${maxAspect}`;
-  return null;
-}
-
-function referenceClipsProblem(clips: LocalMedia[], kind: string): string | null {
-  const { minSeconds, maxSeconds, maxTotalSeconds } = VIDEO_LIMITS.referenceClip;
-  if (clips.some((clip) => clip.durationSeconds < minSeconds || clip.durationSeconds > maxSeconds)) {
-    return `each reference ${kind} must last ${minSeconds} to ${maxSeconds} s`;
-  }
-  const total = clips.reduce((sum, clip) => sum + clip.durationSeconds, 0);
-  return total > maxTotalSeconds ? `reference ${kind}s must last at most ${maxTotalSeconds} s together` : null;
-}
-
-// What the vendor refuses about the downloaded media; null when it can use them.
+// What the vendor refuses about the downloaded media (its published bounds, emulator/vendors/input-limits.ts);
+// null when it can use them.
 export function materialsProblem(materials: VideoMaterials): string | null {
-  const ofKind = (kind: string) => materials.references.filter((r) => r.kind === kind).map((r) => r.media);
-  for (const image of ofKind("image")) {
-    const problem = referenceImageProblem(image);
-    if (problem !== null) return problem;
-  }
-  return referenceClipsProblem(ofKind("video"), "video") ?? referenceClipsProblem(ofKind("audio"), "audio");
+  return downloadedInputsProblem(vendorInputBounds("vendorA", VIDEO_MODEL), downloadedInputs(materials));
 }
 
 // The frame rendered for a tier and ratio; `adaptive` follows the first picture given (a frame, else a reference

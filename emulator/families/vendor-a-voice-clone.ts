@@ -89,6 +89,7 @@ async function listenToSample(url: string): Promise<HeardSample> {
     formats: CLONE_SAMPLE_LIMITS.formats,
     minSeconds: CLONE_SAMPLE_LIMITS.minSeconds,
     maxSeconds: CLONE_SAMPLE_LIMITS.maxSeconds,
+    maxBytes: CLONE_SAMPLE_LIMITS.maxBytes,
   });
   const pitchHz = fundamentalHz(sample.pcm);
   if (pitchHz === null) throw new RecordingError("no voice could be heard in the sample");

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { derivationOf, type DerivationInputs, type EditBox } from "../media/image-derive.js";
-import { downloadPictures, InputPictureError, type InputPicture } from "../media/input-pictures.js";
+import { downloadPictures, InputPictureError, picturesProblem, type InputPicture } from "../media/input-pictures.js";
+import { vendorInputBounds } from "../vendors/input-limits.js";
 import { WAN_IMAGE_LIMITS, type WanImageModel } from "./vendor-c-image-models.js";
 
 // What Wan 2.7 image generation and editing accepts of a task (docs/providers/vendorC-image.md): one user message
@@ -80,11 +81,6 @@ export function readTask(model: WanImageModel, request: GenerationRequest): Read
   return { prompt, imageUrls, width, height, count, sequential };
 }
 
-function pictureProblem(picture: InputPicture, index: number): string | null {
-  if (Math.max(picture.width, picture.height) > L.maxAspect * Math.min(picture.width, picture.height)) return `image ${index + 1} is outside 1:8 to 8:1`;
-  return null;
-}
-
 // The boxes of each input image as regions normalized to it, or the vendor's reason for refusing one.
 function regionsOf(bboxList: GenerationRequest["parameters"]["bbox_list"], pictures: InputPicture[]): EditBox[] | string {
   const regions: EditBox[] = [];
@@ -100,7 +96,7 @@ function regionsOf(bboxList: GenerationRequest["parameters"]["bbox_list"], pictu
 
 // The downloaded inputs as the emulator derives from them: with boxes, an edit of images[0] in those regions;
 // without, the last image restyled (the task's output follows the last input, as the vendor's guide says).
-export async function readInputs(imageUrls: string[], bboxList: GenerationRequest["parameters"]["bbox_list"]): Promise<DerivationInputs | string> {
+export async function readInputs(modelId: string, imageUrls: string[], bboxList: GenerationRequest["parameters"]["bbox_list"]): Promise<DerivationInputs | string> {
   let pictures: InputPicture[];
   try {
     pictures = await downloadPictures(imageUrls);
@@ -108,10 +104,8 @@ export async function readInputs(imageUrls: string[], bboxList: GenerationReques
     if (error instanceof InputPictureError) return `images: ${error.message}`;
     throw error;
   }
-  for (const [index, picture] of pictures.entries()) {
-    const problem = pictureProblem(picture, index);
-    if (problem !== null) return problem;
-  }
+  const refused = picturesProblem(vendorInputBounds("vendorC", modelId), pictures);
+  if (refused !== null) return refused;
   const regions = regionsOf(bboxList, pictures);
   if (typeof regions === "string") return regions;
   return derivationOf(regions.length > 0 ? "edit" : "remix", pictures, regions);

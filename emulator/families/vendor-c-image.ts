@@ -101,7 +101,7 @@ async function submitGeneration(request: FastifyRequest, reply: FastifyReply, co
   const read = readTask(model, parsed.data);
   if (typeof read === "string") return sendError(reply, 400, "InvalidParameter", read);
   const { parameters } = parsed.data;
-  const derivation = read.imageUrls.length > 0 ? await readInputs(read.imageUrls, parameters.bbox_list) : null;
+  const derivation = read.imageUrls.length > 0 ? await readInputs(parsed.data.model, read.imageUrls, parameters.bbox_list) : null;
   if (typeof derivation === "string") return sendError(reply, 400, "InvalidParameter", derivation);
 
   const fault = context.faults.take(FAMILY, model.controlName);

@@ -118,7 +118,7 @@ async function submitSynthesis(request: FastifyRequest, reply: FastifyReply, con
     container: parameters.format,
     withAudio,
     returnLastFrame: parameters.return_last_frame,
-  }));
+  }), { prompt: input.prompt, negative_prompt: input.negative_prompt });
   if (accepted.outcome === "unknown_model") return reply.code(404).send(vendorCError("ModelNotFound", `Model not found (${modelId})!`));
   if (accepted.outcome === "refused") return reply.code(400).send(vendorCError("InvalidParameter", accepted.reason));
   const prompt = input.prompt ?? "";

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { derivationOf, type DerivationInputs, type EditBox } from "../media/image-derive.js";
-import { decodeRgb, downloadPicture, downloadPictures } from "../media/input-pictures.js";
+import { decodeRgb, downloadPicture, downloadPictures, picturesProblem } from "../media/input-pictures.js";
+import { vendorInputBounds } from "../vendors/input-limits.js";
 
 // vendorE reference images (docs/providers/vendorE.md): image-to-image and edits send the input images as RAW
 // references with their bytes inline, as Imagen takes them. An edit's region on the base is a mask image, as
@@ -43,7 +44,7 @@ export type ReferenceImage = z.infer<typeof referenceImageSchema>;
 export const EDIT_MODES = ["EDIT_MODE_DEFAULT", "EDIT_MODE_INPAINT_INSERTION"] as const;
 
 // The references put in order and downloaded, or the vendor's reason for refusing them.
-export async function readReferences(references: readonly ReferenceImage[], editMode: string | undefined): Promise<DerivationInputs | string> {
+export async function readReferences(modelId: string, references: readonly ReferenceImage[], editMode: string | undefined): Promise<DerivationInputs | string> {
   const raw = references.filter((reference) => reference.referenceType === "REFERENCE_TYPE_RAW");
   const masks = references.filter((reference) => reference.referenceType === "REFERENCE_TYPE_MASK");
   const ids = references.map((reference) => reference.referenceId);
@@ -65,6 +66,8 @@ export async function readReferences(references: readonly ReferenceImage[], edit
     regions.push({ imageIndex: target, ...config.box });
   }
   const inputs = await downloadPictures(raw.map((reference) => dataUrl(reference.referenceImage)));
+  const refused = picturesProblem(vendorInputBounds("vendorE", modelId), inputs);
+  if (refused !== null) return refused;
   return derivationOf(editMode === undefined ? "remix" : "edit", inputs, regions);
 }
 

@@ -96,7 +96,7 @@ async function predict(request: FastifyRequest<{ Params: { target: string } }>, 
     if (error instanceof CanvasSizeError) return sendError(reply, 400, "INVALID_ARGUMENT", error.message);
     throw error;
   }
-  const referenced = await referencedInputs(parsed.data);
+  const referenced = await referencedInputs(model.id, parsed.data);
   if (typeof referenced === "string") return sendError(reply, 400, "INVALID_ARGUMENT", referenced);
   const problem = imageAskProblem(model, {
     count: params.sampleCount,
@@ -128,11 +128,11 @@ async function predict(request: FastifyRequest<{ Params: { target: string } }>, 
 }
 
 // The downloaded reference images of an image-to-image or edit call, null for text to image, or why not.
-async function referencedInputs(body: PredictBody): Promise<DerivationInputs | string | null> {
+async function referencedInputs(modelId: string, body: PredictBody): Promise<DerivationInputs | string | null> {
   const references = body.instances[0]!.referenceImages;
   if (references === undefined) return body.parameters.editMode === undefined ? null : "editMode needs reference images";
   try {
-    return await readReferences(references, body.parameters.editMode);
+    return await readReferences(modelId, references, body.parameters.editMode);
   } catch (error) {
     if (error instanceof InputPictureError) return `Cannot read a reference image: ${error.message.replace(/data:[^ ]+/g, "its bytes")}`;
     throw error;

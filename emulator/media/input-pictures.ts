@@ -1,5 +1,7 @@
 import { runFfmpeg } from "../../core/media/ffmpeg.js";
 import { MediaProbeError, probeMedia } from "../../core/media/probe.js";
+import { sniffMediaType } from "../../core/media/sniff.js";
+import { downloadedInputProblem, type VendorInputBounds } from "./input-limits.js";
 
 // Input images as an emulated vendor sees them: downloaded from the URL the service handed over (a signed URL of
 // the service's own artifacts), decoded, and turned into raw RGB at whatever size the model works at.
@@ -12,6 +14,8 @@ export interface InputPicture {
   height: number;
   // The codec ffprobe names (png, mjpeg, webp, gif).
   codec: string;
+  // As the service names formats when it sniffs them (png, jpeg, webp, gif).
+  format: string;
 }
 
 // A download or decoding failure, worded for the vendor's own error answer.
@@ -30,7 +34,7 @@ export async function downloadPicture(url: string): Promise<InputPicture> {
   try {
     const probe = await probeMedia(bytes);
     if (!probe.width || !probe.height) throw new InputPictureError(`${url} is not a picture`);
-    return { bytes, width: probe.width, height: probe.height, codec: probe.codec ?? "unknown" };
+    return { bytes, width: probe.width, height: probe.height, codec: probe.codec ?? "unknown", format: sniffMediaType(bytes)?.format ?? "unknown" };
   } catch (error) {
     if (error instanceof MediaProbeError) throw new InputPictureError(`${url} is not a decodable image`);
     throw error;
@@ -55,4 +59,14 @@ export function encodePng(rgb: Buffer, width: number, height: number): Promise<B
     ["-f", "rawvideo", "-pix_fmt", "rgb24", "-s", `${width}x${height}`, "-i", "pipe:0", "-frames:v", "1", "-c:v", "png", "-f", "image2pipe", "pipe:1"],
     rgb,
   );
+}
+
+// The first input picture the vendor refuses by its published bounds, worded with its position; null when none.
+export function picturesProblem(bounds: VendorInputBounds, pictures: readonly InputPicture[]): string | null {
+  for (const [index, picture] of pictures.entries()) {
+    const facts = { kind: "image" as const, format: picture.format, byteSize: picture.bytes.length, width: picture.width, height: picture.height, durationSeconds: null, codec: null, frameRate: null };
+    const problem = downloadedInputProblem(bounds, facts, false);
+    if (problem !== null) return `image ${index + 1}: ${problem}`;
+  }
+  return null;
 }

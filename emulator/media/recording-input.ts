@@ -15,6 +15,7 @@ const ANALYSIS_RATE = 16_000;
 export interface Recording {
   // As the service names formats: mp3, wav, flac, ogg, m4a.
   format: string;
+  byteSize: number;
   pcm: PcmAudio;
 }
 
@@ -38,13 +39,14 @@ async function fetchRecording(url: string): Promise<Recording> {
   }
   const sniffed = sniffMediaType(bytes);
   if (sniffed?.kind !== "audio") throw new RecordingError("the file is not audio");
-  return { format: sniffed.format, pcm: { samples: await decodeToPcm(bytes), sampleRate: ANALYSIS_RATE } };
+  return { format: sniffed.format, byteSize: bytes.length, pcm: { samples: await decodeToPcm(bytes), sampleRate: ANALYSIS_RATE } };
 }
 
 export interface RecordingLimits {
   formats: readonly string[];
   minSeconds: number;
   maxSeconds: number;
+  maxBytes?: number;
 }
 
 // Downloads a recording and refuses one outside a model's limits (the vendor checks them again, whatever the
@@ -53,6 +55,9 @@ export async function fetchAcceptedRecording(url: string, limits: RecordingLimit
   const recording = await fetchRecording(url);
   if (!limits.formats.includes(recording.format)) {
     throw new RecordingError(`${recording.format} is not accepted; use ${limits.formats.join(", ")}`);
+  }
+  if (limits.maxBytes !== undefined && recording.byteSize > limits.maxBytes) {
+    throw new RecordingError(`the file is ${recording.byteSize} bytes; at most ${limits.maxBytes} are accepted`);
   }
   const seconds = durationSecondsOf(recording.pcm);
   if (seconds < limits.minSeconds || seconds > limits.maxSeconds) {

@@ -3,6 +3,7 @@ import type { EditAudioSetting } from "../vendors/video-model.js";
 import { MediaProbeError, probeMedia } from "../../core/media/probe.js";
 import { sniffMediaType } from "../../core/media/sniff.js";
 import type { FileStore } from "../file-store.js";
+import type { DownloadedFacts } from "./input-limits.js";
 
 // What an emulated video vendor is given to work from besides the prompt (frames, references, driving audio, a
 // video to edit or extend), in neutral terms: each family reads these from its own wire fields. The vendor
@@ -29,6 +30,11 @@ export interface LocalMedia {
   height: number | null;
   durationSeconds: number;
   hasAudio: boolean;
+  // What the vendor's published bounds are checked against (emulator/media/input-limits.ts).
+  format: string;
+  byteSize: number;
+  codec: string | null;
+  frameRate: number | null;
 }
 
 export interface VideoMaterials {
@@ -80,6 +86,32 @@ export async function fetchMedia(files: FileStore, url: string, expected: Materi
     height: probe.height,
     durationSeconds: probe.durationSeconds,
     hasAudio: probe.hasAudio,
+    format: sniffed.format,
+    byteSize: bytes.length,
+    codec: probe.codec,
+    frameRate: probe.frameRate,
+  };
+}
+
+// The downloaded inputs as the published bounds see them: references apart from every other input.
+export function downloadedInputs(materials: VideoMaterials): { media: DownloadedFacts; reference: boolean }[] {
+  const plain = [materials.firstFrame, materials.lastFrame, materials.drivingAudio, materials.source?.media, ...materials.references.map((r) => r.voice)];
+  return [
+    ...plain.flatMap((media) => (media ? [{ media: downloadedFacts(media), reference: false }] : [])),
+    ...materials.references.map((r) => ({ media: downloadedFacts(r.media), reference: true })),
+  ];
+}
+
+function downloadedFacts(media: LocalMedia): DownloadedFacts {
+  return {
+    kind: media.kind,
+    format: media.format,
+    byteSize: media.byteSize,
+    width: media.width,
+    height: media.height,
+    durationSeconds: media.kind === "image" || media.durationSeconds === 0 ? null : media.durationSeconds,
+    codec: media.codec,
+    frameRate: media.frameRate,
   };
 }
 

@@ -116,6 +116,7 @@ describe("modality and context window checks", () => {
       candidates: [narrow],
       isLive: () => true,
       requirements: understandingRequirements({ modality: "image", mediaParam: "/images", prompt, imageCount: 1, detail: "default" }),
+      known: { body: {}, media: [] },
     });
 
   it("reports a model without image input and a prompt past its context window", () => {

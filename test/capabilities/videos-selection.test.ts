@@ -206,7 +206,7 @@ describe("video model data", () => {
 
 describe("video understanding context window", () => {
   // SPEC.md's 32000-character prompt fits vendorA-M3's window, so HTTP cannot reach this rule; prepare can.
-  const ctx = { tenantId: "t", isFamilyLive: () => true, findVoice: async () => null };
+  const ctx = { tenantId: "t", isFamilyLive: () => true, findVoice: async () => null, known: { body: {}, media: [] } };
   const model = UNDERSTANDING_MODELS.find((m) => m.id === "vendorA-M3")!;
   const limit = model.constraints.context_window_tokens * 4;
   const ask = (requested: string, characters: number) =>

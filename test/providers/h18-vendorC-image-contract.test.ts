@@ -38,7 +38,7 @@ const { emulator, proxy } = emulatorBehindRecorder(["authorization", "x-dashscop
 let picture: { url: string; close(): Promise<void> };
 
 beforeAll(async () => {
-  picture = await serveMedia(await halvesPng(64, 48, COLOURS.red!, COLOURS.blue!), "image/png");
+  picture = await serveMedia(await halvesPng(320, 240, COLOURS.red!, COLOURS.blue!), "image/png");
 }, 120_000);
 
 afterAll(async () => picture.close());
@@ -48,7 +48,7 @@ function endpointAt(baseUrl: string): ProviderEndpoint {
 }
 
 function artifact(url: string) {
-  return { type: "artifact", url, kind: "image" as const, width: 64, height: 48, format: "png", duration_seconds: 0, has_audio: false };
+  return { type: "artifact", url, kind: "image" as const, width: 320, height: 240, format: "png", duration_seconds: 0, has_audio: false };
 }
 
 const CANVAS = { type: "preset", tier: "2K", aspect: "16:9" } as const;
@@ -197,7 +197,7 @@ describe("the adapter's requests fit the reference", () => {
     const sent = await sentBy(request);
     expect(createRequestSchema.safeParse(sent).success, JSON.stringify(sent)).toBe(true);
     expect(sent.model).toBe("wan2.7-image");
-    expect(sent.parameters).toEqual({ size: "1024*768", n: 1, bbox_list: [[[32, 0, 64, 24]], [[0, 24, 16, 48]]] });
+    expect(sent.parameters).toEqual({ size: "1024*768", n: 1, bbox_list: [[[160, 0, 320, 120]], [[0, 120, 80, 240]]] });
     const created = await emulatorImages("POST", GENERATION, sent);
     expect(created.status, JSON.stringify(created.json)).toBe(200);
   });

@@ -230,7 +230,7 @@ describe("the reference's answers replayed through the adapter", () => {
   it.each([
     ["the filtered example", 200, reference.examples.filteredResponse, "content_filtered"],
     ["a set shorter than asked (filtered images left out)", 200, { predictions: [(reference.examples.response as { predictions: unknown[] }).predictions[0]] }, "model_request_failed"],
-    ["the refusal example", 400, reference.examples.refusal, "model_request_failed"],
+    ["the refusal example", 400, reference.examples.refusal, "unsupported_option"],
   ])("ends %s as %s, not retried", async (_case, status, body, code) => {
     const failure = await answered(status, body);
     expect(failure).toBeInstanceOf(ProviderFailure);

@@ -225,7 +225,8 @@ describe("the reference's answers replayed through the adapter", () => {
     [429, "model_unavailable", false],
     [401, "model_unavailable", false],
     [455, "model_request_failed", true],
-    [413, "model_request_failed", false],
+    [413, "unsupported_option", false],
+    [400, "unsupported_option", false],
   ] as const)("maps code %i to %s", async (code, publicCode, transient) => {
     const vendor = await answering(() => ({ code, msg: "refused", data: null }));
     try {

@@ -12,15 +12,15 @@ import { ledgerEntries, startHarness, waitForTask, type Harness } from "../suppo
 type Rgb = readonly [number, number, number];
 
 let h: Harness;
-// 64 × 48 (4:3), four flat quadrants.
+// 320 × 240 (4:3), four flat quadrants.
 let quadrants: string;
 const RED: Rgb = [200, 0, 0];
 const GREEN: Rgb = [0, 160, 0];
 const BLUE: Rgb = [0, 0, 200];
 const LIGHT: Rgb = [230, 230, 230];
-// 40 × 80 (1:2): light grey above, dark grey below.
+// 240 × 480 (1:2): light grey above, dark grey below.
 let greys: string;
-// 32 × 32, flat cyan: a reference whose pixels an edit region takes.
+// 240 × 240, flat cyan: a reference whose pixels an edit region takes.
 let cyanReference: string;
 const CYAN: Rgb = [0, 200, 210];
 
@@ -39,9 +39,10 @@ async function upload(bytes: Buffer, filename: string): Promise<string> {
 beforeAll(async () => {
   h = await startHarness({ worker: true, credits: "1000", env: { WORKER_POLL_INTERVAL_MS: "100", PROVIDER_RETRY_BASE_MS: "10" } });
   const [quadrantPng, greyPng, cyanPng] = await Promise.all([
-    encodePng(64, 48, (x, y) => (y < 24 ? (x < 32 ? RED : GREEN) : x < 32 ? BLUE : LIGHT)),
-    encodePng(40, 80, (_x, y) => (y < 40 ? [200, 200, 200] : [60, 60, 60])),
-    encodePng(32, 32, () => CYAN),
+    // Sides of 240 px and more: the smallest any model takes (vendorC's published 240).
+    encodePng(320, 240, (x, y) => (y < 120 ? (x < 160 ? RED : GREEN) : x < 160 ? BLUE : LIGHT)),
+    encodePng(240, 480, (_x, y) => (y < 240 ? [200, 200, 200] : [60, 60, 60])),
+    encodePng(240, 240, () => CYAN),
   ]);
   [quadrants, greys, cyanReference] = await Promise.all([upload(quadrantPng, "quadrants.png"), upload(greyPng, "greys.png"), upload(cyanPng, "cyan.png")]);
 });

@@ -39,7 +39,7 @@ const media = {} as {
   drivingAudio: string; // 880 Hz
   referenceAudio: string; // 660 Hz
   voice: string; // 330 Hz
-  source: { type: string; artifact_id: string }; // 2 s, 320×180: red then blue, 440 Hz throughout
+  source: { type: string; artifact_id: string }; // 2 s, 640×360: red then blue, 440 Hz throughout
   greenClip: { type: string; artifact_id: string };
 };
 
@@ -49,16 +49,17 @@ beforeAll(async () => {
   const png = (bytes: Buffer) => dataUri(bytes, "image/png");
   const wav = (bytes: Buffer) => dataUri(bytes, "audio/wav");
   const [opening, openingSquare, closing, magenta, cyan, driving, reference, voice, source, green] = await Promise.all([
-    halvesPng(320, 180, COLOURS.red!, COLOURS.yellow!),
-    halvesPng(240, 180, COLOURS.red!, COLOURS.yellow!),
-    halvesPng(320, 180, COLOURS.blue!, COLOURS.green!),
-    halvesPng(512, 288, COLOURS.magenta!, COLOURS.magenta!),
-    halvesPng(512, 288, COLOURS.cyan!, COLOURS.cyan!),
-    toneWav(880, 1),
-    toneWav(660, 1),
-    toneWav(330, 1),
-    colourSequenceMp4([COLOURS.red!, COLOURS.blue!], { width: 320, height: 180 }, 440),
-    colourSequenceMp4([COLOURS.green!], { width: 320, height: 180 }, null),
+    // Every input within every model's published limits (the smallest side 300 px, clips of 2 s or more).
+    halvesPng(640, 360, COLOURS.red!, COLOURS.yellow!),
+    halvesPng(480, 360, COLOURS.red!, COLOURS.yellow!),
+    halvesPng(640, 360, COLOURS.blue!, COLOURS.green!),
+    halvesPng(640, 360, COLOURS.magenta!, COLOURS.magenta!),
+    halvesPng(640, 360, COLOURS.cyan!, COLOURS.cyan!),
+    toneWav(880, 2),
+    toneWav(660, 2),
+    toneWav(330, 2),
+    colourSequenceMp4([COLOURS.red!, COLOURS.blue!], { width: 640, height: 360 }, 440),
+    colourSequenceMp4([COLOURS.green!, COLOURS.green!], { width: 640, height: 360 }, null),
   ]);
   Object.assign(media, {
     opening: png(opening),

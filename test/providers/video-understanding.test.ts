@@ -1,5 +1,6 @@
+import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { startHarness, type Harness } from "../support/harness.js";
+import { balance, startHarness, type Harness } from "../support/harness.js";
 import { createTask, expectHoldReleased, followTask, queueFault, vendorSubmits } from "./video-support.js";
 import { COLOURS, colourSequenceMp4, longStillMp4, uploaded } from "./video-media.js";
 
@@ -88,15 +89,16 @@ describe.concurrent("answers from the frames it decoded", () => {
 // Scripted faults go to the next call for the model and the vendor's calls are counted, so these run one at a
 // time, after the tests above.
 describe("failures end with the right code, nothing charged and the hold released", () => {
-  it("refuses a video longer than the model reads (600 s) at /video, without calling the vendor", async () => {
+  // The upload was decoded when it arrived, so admission knows its length: nothing is admitted or held.
+  it("refuses at admission an uploaded video longer than the model reads (600 s), at /video, without calling the vendor", async () => {
     const before = await vendorSubmits(h, "vendorA", MODEL);
-    const created = await createTask(h, "/v1/videos/responses", { model: MODEL, prompt: "Summarize", video: tooLong });
-    const { task } = await followTask(h, created.task_id);
-    expect(task.status).toBe("failed");
-    expect(task.error).toMatchObject({ code: "invalid_request", param: "/video", retryable: false });
+    const held = await balance(h);
+    const refused = await h.request("POST", "/v1/videos/responses", { body: { model: MODEL, prompt: "Summarize", video: tooLong }, idempotencyKey: randomUUID() });
+    expect(refused.status).toBe(422);
+    expect(refused.body.error).toMatchObject({ code: "unsupported_option", param: "/video", retryable: false });
+    expect(refused.body.error.details.candidate_failures[0]).toMatchObject({ code: "unsupported_media_duration", supported: { max_seconds: 600 } });
     expect(await vendorSubmits(h, "vendorA", MODEL)).toBe(before);
-    expect(task.billing).toMatchObject({ charged_credits: "0.000000", net_charged_credits: "0.000000" });
-    await expectHoldReleased(h, task.task_id);
+    expect(await balance(h)).toEqual(held);
   });
 
   const ATTEMPTS = 6;

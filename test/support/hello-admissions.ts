@@ -14,6 +14,7 @@ export async function helloAdmissions(ids: IdGenerator, tenantId: string) {
     tenantId,
     isFamilyLive: () => true,
     findVoice: async () => ({ voiceId: "en_female_aria", models: capability.modelIds }),
+    known: { body: input, media: [] },
   });
   const hold = prepared.quote.totalMicro;
   const admission = (key: string, fingerprint = key): Admission => {

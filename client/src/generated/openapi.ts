@@ -1129,6 +1129,126 @@ export interface components {
             constraints: {
                 [key: string]: unknown;
             };
+            /** @description The input limits the model's vendor publishes, checked before a task is paid for. */
+            input_limits: {
+                /** @description Every image input. */
+                image?: {
+                    /** @description Formats taken, as sniffed from the bytes (png, jpeg, webp, gif). */
+                    formats?: string[];
+                    /** @description Shortest side in pixels. */
+                    min_side?: number;
+                    /** @description Longest side in pixels. */
+                    max_side?: number;
+                    /** @description Largest file in bytes. */
+                    max_bytes?: number;
+                    /** @description Most pixels (width × height). */
+                    max_pixels?: number;
+                    /** @description Smallest width / height. */
+                    min_aspect?: number;
+                    /** @description Largest width / height. */
+                    max_aspect?: number;
+                };
+                /** @description Every video input. */
+                video?: {
+                    /** @description Containers taken (mp4, mov, webm; mp3, wav, flac, ogg, m4a). */
+                    formats?: string[];
+                    /** @description Shortest length in seconds. */
+                    min_seconds?: number;
+                    /** @description Longest length in seconds. */
+                    max_seconds?: number;
+                    /** @description Largest file in bytes. */
+                    max_bytes?: number;
+                    /** @description Video codecs taken, as ffprobe names them (h264, hevc). */
+                    codecs?: string[];
+                    /** @description Shortest side in pixels. */
+                    min_side?: number;
+                    /** @description Longest side in pixels. */
+                    max_side?: number;
+                    /** @description Lowest frame rate. */
+                    min_fps?: number;
+                    /** @description Highest frame rate. */
+                    max_fps?: number;
+                };
+                /** @description Every audio input. */
+                audio?: {
+                    /** @description Containers taken (mp4, mov, webm; mp3, wav, flac, ogg, m4a). */
+                    formats?: string[];
+                    /** @description Shortest length in seconds. */
+                    min_seconds?: number;
+                    /** @description Longest length in seconds. */
+                    max_seconds?: number;
+                    /** @description Largest file in bytes. */
+                    max_bytes?: number;
+                    /** @description Lowest sample rate in Hz. */
+                    min_sample_rate?: number;
+                    /** @description Highest sample rate in Hz. */
+                    max_sample_rate?: number;
+                };
+                /** @description `references[].media` of kind image, where it differs. */
+                reference_image?: {
+                    /** @description Formats taken, as sniffed from the bytes (png, jpeg, webp, gif). */
+                    formats?: string[];
+                    /** @description Shortest side in pixels. */
+                    min_side?: number;
+                    /** @description Longest side in pixels. */
+                    max_side?: number;
+                    /** @description Largest file in bytes. */
+                    max_bytes?: number;
+                    /** @description Most pixels (width × height). */
+                    max_pixels?: number;
+                    /** @description Smallest width / height. */
+                    min_aspect?: number;
+                    /** @description Largest width / height. */
+                    max_aspect?: number;
+                };
+                /** @description `references[].media` of kind video, where it differs. */
+                reference_video?: {
+                    /** @description Containers taken (mp4, mov, webm; mp3, wav, flac, ogg, m4a). */
+                    formats?: string[];
+                    /** @description Shortest length in seconds. */
+                    min_seconds?: number;
+                    /** @description Longest length in seconds. */
+                    max_seconds?: number;
+                    /** @description Largest file in bytes. */
+                    max_bytes?: number;
+                    /** @description Video codecs taken, as ffprobe names them (h264, hevc). */
+                    codecs?: string[];
+                    /** @description Shortest side in pixels. */
+                    min_side?: number;
+                    /** @description Longest side in pixels. */
+                    max_side?: number;
+                    /** @description Lowest frame rate. */
+                    min_fps?: number;
+                    /** @description Highest frame rate. */
+                    max_fps?: number;
+                };
+                /** @description `references[].media` of kind audio, where it differs. */
+                reference_audio?: {
+                    /** @description Containers taken (mp4, mov, webm; mp3, wav, flac, ogg, m4a). */
+                    formats?: string[];
+                    /** @description Shortest length in seconds. */
+                    min_seconds?: number;
+                    /** @description Longest length in seconds. */
+                    max_seconds?: number;
+                    /** @description Largest file in bytes. */
+                    max_bytes?: number;
+                    /** @description Lowest sample rate in Hz. */
+                    min_sample_rate?: number;
+                    /** @description Highest sample rate in Hz. */
+                    max_sample_rate?: number;
+                };
+                /** @description Longest the inputs of one kind may last together. */
+                total_seconds?: {
+                    /** @description Seconds of every video input together. */
+                    video?: number;
+                    /** @description Seconds of every audio input together. */
+                    audio?: number;
+                };
+                /** @description Most characters per text field of the request. */
+                text?: {
+                    [key: string]: number;
+                };
+            };
             /** @description Its price lines. */
             prices: {
                 /** @description What is counted (characters, audio_seconds, image_count…). */

@@ -243,6 +243,7 @@ export function prepareMusic(input: MusicSongInput & { model: string }, ctx: Pre
     candidates: MUSIC_MODELS.filter((m) => m.capabilities.includes(endpoint.capability)),
     isLive: (m) => ctx.isFamilyLive(m.family),
     requirements: musicRequirements(input, endpoint.limits),
+    known: ctx.known,
   });
   return preparedFrom(selection, musicQuote(selection.model, endpoint.priceMode));
 }

@@ -1,11 +1,9 @@
 import { z } from "zod";
-import { MUSIC_MODELS } from "../../catalog/audio-models.js";
 import { commonCreateFields, type CommonCreateInput } from "../../contracts/common-create.js";
 import { mediaInput } from "../../contracts/media-input.js";
 import { textOfLength } from "../../contracts/text.js";
 import { ServiceError } from "../../errors/index.js";
 import { musicCrossFieldRules, musicSongFields, prepareMusic } from "./music-rules.js";
-import { recordingFailures } from "./recording-limits.js";
 import { defineCapability } from "../define.js";
 
 export const referenceAudioToMusicInputSchema = z
@@ -41,15 +39,6 @@ export const referenceAudioToMusicCapability = defineCapability({
   },
   inputSchema: referenceAudioToMusicInputSchema,
   crossFieldRules: musicCrossFieldRules,
-  checkResolvedMedia(_input, media, model) {
-    const limits = MUSIC_MODELS.find((m) => m.id === model)?.constraints.reference_audio_to_music;
-    if (!limits) return [];
-    return recordingFailures("reference_audio", media["/reference_audio"], {
-      minSeconds: limits.min_reference_seconds,
-      maxSeconds: limits.max_reference_seconds,
-      formats: limits.reference_formats,
-    });
-  },
   // SPEC.md offers only `auto` here: the service picks among the music models that take reference audio.
   modelIds: [],
   example: {

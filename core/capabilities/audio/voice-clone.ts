@@ -9,7 +9,6 @@ import { insertPendingVoices, settleClonedVoice } from "../../voices/clone-lifec
 import { modelField } from "../model-field.js";
 import type { Quote } from "../types.js";
 import { preparedFrom } from "../prepared.js";
-import { recordingFailures } from "./recording-limits.js";
 import { defineCapability } from "../define.js";
 
 const MODEL_IDS = VOICE_CLONE_MODELS.map((m) => m.id);
@@ -88,15 +87,6 @@ export const voiceCloneCapability = defineCapability({
       "Create a reusable voice from a clean single-speaker sample (about 10 seconds to 5 minutes). Requires consent_attested: true. The finished task's output.voice_id works as `voice` in svc.speech.synthesize.",
   },
   inputSchema: voiceCloneInputSchema,
-  checkResolvedMedia(_input, media, model) {
-    const limits = VOICE_CLONE_MODELS.find((m) => m.id === model)?.constraints;
-    if (!limits) return [];
-    return recordingFailures("sample", media["/sample"], {
-      minSeconds: limits.min_sample_seconds,
-      maxSeconds: limits.max_sample_seconds,
-      formats: limits.sample_formats,
-    });
-  },
   modelIds: MODEL_IDS,
   example: {
     sample: { type: "url", url: "https://example.com/sample.wav" },
@@ -111,6 +101,7 @@ export const voiceCloneCapability = defineCapability({
       requested: input.model,
       candidates: VOICE_CLONE_MODELS,
       isLive: (m) => ctx.isFamilyLive(m.family),
+      known: ctx.known,
       requirements: voiceCloneRequirements(input),
     });
     return preparedFrom(selection, voiceCloneQuote(selection.model));

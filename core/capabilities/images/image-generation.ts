@@ -30,6 +30,7 @@ export function prepareImageGeneration(
     candidates: imageModelsFor(capabilityId),
     isLive: (m) => ctx.isFamilyLive(m.family),
     requirements,
+    known: ctx.known,
   });
   return preparedFrom(selection, imageGenerationQuote(selection.model, input.count, input.canvas.tier));
 }

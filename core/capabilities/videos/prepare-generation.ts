@@ -23,6 +23,7 @@ export async function prepareVideoGeneration(request: GenerationRequest, ctx: Pr
     candidates: videoModelsFor(request.capability),
     isLive: (m) => ctx.isFamilyLive(m.family),
     requirements: request.requirements,
+    known: ctx.known,
   });
   return preparedFrom(selection, videoGenerationQuote(selection.model, request.seconds(selection.model), request.resolution));
 }

@@ -90,6 +90,7 @@ export const promptEnhanceCapability = defineCapability({
       requested: enhancer.id,
       candidates: ENHANCEMENT_MODELS,
       isLive: (m) => ctx.isFamilyLive(m.family),
+      known: ctx.known,
       requirements: [],
     });
     // The request's `model` is a compatibility field: the task shows `auto` asked, the enhancer used.

@@ -4,8 +4,6 @@ import { commonCreateFields, type CommonCreateInput } from "../../contracts/comm
 import { textOfLength } from "../../contracts/text.js";
 import { videoMediaInput } from "../../contracts/video-options.js";
 import { findPrice, priceLine } from "../../credits/pricing.js";
-import { failure, type FieldFailure } from "../../errors/index.js";
-import type { MediaFacts } from "../../media/slots.js";
 import { selectModel } from "../../selection/select.js";
 import { understandingOptionFields, understandingRequirements } from "../understanding-requirements.js";
 import { requiredModelField } from "../model-field.js";
@@ -38,14 +36,6 @@ export function videoUnderstandingQuote(model: UnderstandingModel): Quote {
   return { lines: [line], totalMicro: line.amountMicro, counters: { input_video_seconds: seconds, video_seconds: seconds } };
 }
 
-// The model's longest input is only known to be exceeded once the video is decoded; admission held its price.
-function withinModelLength(_input: VideoResponsesInput, media: Readonly<Record<string, MediaFacts>>, modelId: string): FieldFailure[] {
-  const seconds = media["/video"]?.durationSeconds;
-  const max = videoUnderstandingModels.find((m) => m.id === modelId)?.constraints.max_video_seconds;
-  if (seconds === undefined || max === undefined || seconds <= max) return [];
-  return [failure(["video"], `is ${Number(seconds.toFixed(3))} s long; ${modelId} reads at most ${max} s`)];
-}
-
 export const videoResponsesCapability = defineCapability({
   id: CAPABILITY_ID,
   path: "/v1/videos/responses",
@@ -58,7 +48,6 @@ export const videoResponsesCapability = defineCapability({
       "Answer a question or follow an instruction about one video; billed after success by input-video seconds.",
   },
   inputSchema: videoResponsesInputSchema,
-  checkResolvedMedia: withinModelLength,
   modelIds: MODEL_IDS,
   example: { model: "auto", prompt: "Summarize what happens in this video.", video: { type: "url", url: "https://example.com/clip.mp4" } },
   billingMode: "postpaid",
@@ -69,6 +58,7 @@ export const videoResponsesCapability = defineCapability({
       requested: input.model,
       candidates: videoUnderstandingModels,
       isLive: (m) => ctx.isFamilyLive(m.family),
+      known: ctx.known,
       requirements: understandingRequirements({
         modality: "video",
         mediaParam: "/video",

@@ -2,7 +2,7 @@ import { DEFAULT_VENDOR_IDS, vendorModelId } from "../../catalog/vendor-ids.js";
 import type { ProviderEndpoint } from "../../config.js";
 import { bearerJsonCall, retryAfterMs, type VendorResponse } from "../http.js";
 import { jsonAnswer } from "../json-answer.js";
-import { ProviderFailure } from "../types.js";
+import { parameterRefusal, ProviderFailure } from "../types.js";
 
 // Every vendorA call (docs/providers/vendorA.md): Bearer key, JSON both ways, and vendor-side errors as HTTP 200
 // with a non-zero base_resp.status_code. One place maps them to public codes for speech, image and video.
@@ -17,6 +17,7 @@ const TOKEN_RATE_LIMITED = 1039;
 const BAD_CREDENTIALS = 1004;
 const INPUT_FLAGGED = 1026;
 const OUTPUT_BLOCKED = 1027;
+const INVALID_PARAMS = 2013;
 
 function failureOf(base: BaseResp, response: VendorResponse): ProviderFailure {
   const code = base.status_code;
@@ -30,6 +31,7 @@ function failureOf(base: BaseResp, response: VendorResponse): ProviderFailure {
   if (response.status >= 500) return new ProviderFailure("model_request_failed", `vendor error: ${message}`, true);
   if (code === INPUT_FLAGGED) return new ProviderFailure("safety_rejected", `vendor safety review: ${message}`, false);
   if (code === OUTPUT_BLOCKED) return new ProviderFailure("content_filtered", `vendor blocked the output: ${message}`, false);
+  if (code === INVALID_PARAMS) return parameterRefusal(`vendor error ${code}: ${message}`);
   return new ProviderFailure("model_request_failed", `vendor error ${code ?? response.status}: ${message}`, false);
 }
 

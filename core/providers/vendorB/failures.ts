@@ -1,5 +1,5 @@
 import { retryAfterMs, type VendorResponse } from "../http.js";
-import { ProviderFailure } from "../types.js";
+import { parameterRefusal, ProviderFailure } from "../types.js";
 
 // vendorB answers every refusal with an HTTP status and {error: {code, message}} (docs/providers/vendorB.md).
 export interface VendorBError {
@@ -32,6 +32,7 @@ export function httpFailure(response: VendorResponse, body: unknown): ProviderFa
     return new ProviderFailure("model_unavailable", `vendor refused the model or our credentials: ${message}`, false);
   }
   if (error.code === INPUT_FLAGGED) return new ProviderFailure("safety_rejected", `vendor safety review: ${message}`, false);
+  if (response.status === 400) return parameterRefusal(message);
   return new ProviderFailure("model_request_failed", `vendor refused the request: ${message}`, false);
 }
 

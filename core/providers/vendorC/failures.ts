@@ -1,5 +1,5 @@
 import { retryAfterMs, type VendorResponse } from "../http.js";
-import { ProviderFailure } from "../types.js";
+import { parameterRefusal, ProviderFailure } from "../types.js";
 
 // vendorC refuses with an HTTP status and a flat {request_id, code, message} (docs/providers/vendorC.md); a task
 // that fails later carries the same code and message in its output.
@@ -28,6 +28,7 @@ export function httpFailure(response: VendorResponse, body: unknown): ProviderFa
   }
   // At submission the inspection covers the input: the prompt itself was refused.
   if (error.code === INSPECTION_FAILED) return new ProviderFailure("safety_rejected", `vendor safety review: ${message}`, false);
+  if (response.status === 400) return parameterRefusal(message);
   return new ProviderFailure("model_request_failed", `vendor refused the request: ${message}`, false);
 }
 

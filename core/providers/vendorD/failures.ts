@@ -1,5 +1,5 @@
 import { retryAfterMs, type VendorResponse } from "../http.js";
-import { ProviderFailure } from "../types.js";
+import { parameterRefusal, ProviderFailure } from "../types.js";
 
 // vendorD uses the google.rpc.Status shape for refusals and for failed operations: {code, message, status,
 // details[]}, where details may hold an ErrorInfo (why) or a RetryInfo (when to come back).
@@ -43,6 +43,7 @@ export function httpFailure(response: VendorResponse, body: unknown): ProviderFa
   if (status.details?.some((d) => d.reason === PROMPT_BLOCKED)) {
     return new ProviderFailure("safety_rejected", `vendor safety review: ${message}`, false);
   }
+  if (response.status === 400) return parameterRefusal(message);
   return new ProviderFailure("model_request_failed", `vendor refused the request: ${message}`, false);
 }
 

@@ -4,7 +4,7 @@ import { retryAfterMs, vendorFetch } from "../http.js";
 import { jsonAnswer } from "../json-answer.js";
 import { imageInputsAsk, type ImageCapability } from "../image-inputs.js";
 import type { ProviderRequestOf } from "../served-capabilities.js";
-import { ProviderFailure, type ProviderOutcome, type ProviderOutput } from "../types.js";
+import { parameterRefusal, ProviderFailure, type ProviderOutcome, type ProviderOutput } from "../types.js";
 import { predictParameters } from "./parameters.js";
 import { referencePredictBody } from "./reference-images.js";
 
@@ -76,6 +76,7 @@ function failureOf(status: number, headers: Headers, answer: VendorError): Provi
   if (answer.error?.details?.some((detail) => detail.reason === "PROMPT_BLOCKED")) {
     return new ProviderFailure("safety_rejected", `vendor safety review: ${answer.error.message ?? "prompt blocked"}`, false);
   }
+  if (status === 400) return parameterRefusal(message);
   return new ProviderFailure("model_request_failed", `vendor refused the request: ${message}`, false);
 }
 

@@ -1,7 +1,7 @@
 import type { ProviderEndpoint } from "../../config.js";
 import { retryAfterMs, vendorFetch, type VendorResponse } from "../http.js";
 import { jsonAnswer } from "../json-answer.js";
-import { ProviderFailure, type ProviderOutcome } from "../types.js";
+import { parameterRefusal, ProviderFailure, type ProviderOutcome } from "../types.js";
 
 // What every vendorF task resource shares (docs/providers/vendorF.md), image tasks and vision tasks alike: the
 // `Key` credential, refusals as `{error_type, detail}` with an HTTP status, and one state vocabulary
@@ -54,6 +54,7 @@ export function taskOf<T extends VendorFTask>(response: VendorResponse, step: "c
     throw new ProviderFailure("model_unavailable", `vendor does not serve this model to us: ${message}`, false);
   }
   if (answer.error_type === "content_policy_violation") throw new ProviderFailure("safety_rejected", `vendor content policy: ${answer.detail}`, false);
+  if (response.status === 400 || response.status === 422) throw parameterRefusal(message);
   throw new ProviderFailure("model_request_failed", `vendor refused to ${step} the task: ${message}`, false);
 }
 

@@ -1,7 +1,7 @@
 import type { ProviderEndpoint } from "../../config.js";
 import { bearerJsonCall, retryAfterMs, type VendorResponse } from "../http.js";
 import { jsonAnswer } from "../json-answer.js";
-import { ProviderFailure } from "../types.js";
+import { parameterRefusal, ProviderFailure } from "../types.js";
 
 // Every vendorG call (docs/providers/vendorG.md): Bearer key, JSON both ways, and every answer an envelope
 // `{code, msg, data}` whose `code` is 200 on success. The reference documents the codes inside the body of an
@@ -18,12 +18,15 @@ interface Envelope<T> {
 const RATE_LIMITED = new Set([405, 430]);
 const INSUFFICIENT_CREDITS = 429;
 const MAINTENANCE = 455;
+// 400 "Invalid parameters", 413 "Theme or prompt too long".
+const INVALID_PARAMETERS = new Set([400, 413]);
 
 function failureOf(code: number, message: string, response: VendorResponse): ProviderFailure {
   if (RATE_LIMITED.has(code)) return new ProviderFailure("model_rate_limited", `vendor rate limit: ${message}`, true, retryAfterMs(response.headers));
   if (code === 401 || code === 403) return new ProviderFailure("model_unavailable", `vendor refused our credentials: ${message}`, false);
   if (code === INSUFFICIENT_CREDITS) return new ProviderFailure("model_unavailable", `vendor account has insufficient credits: ${message}`, false);
   if (code >= 500 || code === MAINTENANCE) return new ProviderFailure("model_request_failed", `vendor error: ${message}`, true);
+  if (INVALID_PARAMETERS.has(code)) return parameterRefusal(`vendor error ${code}: ${message}`);
   return new ProviderFailure("model_request_failed", `vendor error ${code}: ${message}`, false);
 }
 
