@@ -21,7 +21,13 @@ import path from "node:path";
 //   with three restarts under 8 concurrent clients; lost answers or slow commits, not settled). A query has no
 //   timeout in postgres.js, so one such query stalls whatever waits for it. The new option `query_timeout`
 //   (seconds) ends a connection that has waited that long without a byte of answer, failing its queries with
-//   CONNECTION_CLOSED, which callers retry like any lost connection.
+//   CONNECTION_CLOSED, which callers retry like any lost connection;
+// - a reservation (sql.reserve) waiting for a connection when one closes is handed to that connection's reconnect,
+//   which drops it to read the array types first: the reservation never resolves, and whatever waits for it hangs
+//   (an admission, and every admission queued behind it; porsager/postgres#1195). The new connection now serves
+//   the reservation it was opened for as it runs a query it was opened for, and a reservation that opens a
+//   connection is no longer also queued for another one. Under a marker of its own, so that a checkout patched
+//   before it takes it too.
 // Idempotent; a file that no longer has this code is left alone, with a warning.
 const MARKER = "/* svc: patched for database restarts, v2 */";
 
@@ -99,10 +105,42 @@ const POOL_FIXES: [before: string, after: string][] = [
   ],
 ];
 
-function patch(file: string, fixes: [string, string][]): void {
+const RESERVATION_MARKER = "/* svc: reservations survive a lost connection, v1 */";
+
+const RESERVATION_CONNECTION_FIXES: [before: string, after: string][] = [
+  [
+    `      if (needsTypes) {
+        initial.reserve && (initial = null)
+        return fetchArrayTypes().catch(noop)
+      }
+
+      initial && !initial.reserve && execute(initial)
+      options.shared.retries = retries = 0
+      initial = null
+      return`,
+    `      if (needsTypes)
+        return fetchArrayTypes().catch(noop)
+
+      ${RESERVATION_MARKER}
+      const opener = initial
+      initial = null
+      options.shared.retries = retries = 0
+      opener.reserve ? opener.reserve(connection) : execute(opener)
+      return`,
+  ],
+];
+
+const RESERVATION_POOL_FIXES: [before: string, after: string][] = [
+  [
+    "        const query = { reserve: resolve, reject }\n        queries.push(query)\n        closed.length && connect(closed.shift(), query)\n",
+    `        ${RESERVATION_MARKER}\n        const query = { reserve: resolve, reject }\n        closed.length ? connect(closed.shift(), query) : queries.push(query)\n`,
+  ],
+];
+
+function patch(file: string, fixes: [string, string][], marker: string): void {
   if (!existsSync(file)) return;
   let text = readFileSync(file, "utf8");
-  if (text.includes(MARKER)) return;
+  if (text.includes(marker)) return;
   if (!fixes.every(([before]) => text.split(before).length === 2)) {
     console.warn(`patch-postgres-js: ${file} is not the code this patch fixes; left as it is`);
     return;
@@ -114,6 +152,8 @@ function patch(file: string, fixes: [string, string][]): void {
 // The package's entry for require is <root>/cjs/src/index.js.
 const root = path.resolve(path.dirname(createRequire(import.meta.url).resolve("postgres")), "../..");
 for (const variant of ["src", "cjs/src", "cf/src"]) {
-  patch(path.join(root, variant, "connection.js"), CONNECTION_FIXES);
-  patch(path.join(root, variant, "index.js"), POOL_FIXES);
+  patch(path.join(root, variant, "connection.js"), CONNECTION_FIXES, MARKER);
+  patch(path.join(root, variant, "index.js"), POOL_FIXES, MARKER);
+  patch(path.join(root, variant, "connection.js"), RESERVATION_CONNECTION_FIXES, RESERVATION_MARKER);
+  patch(path.join(root, variant, "index.js"), RESERVATION_POOL_FIXES, RESERVATION_MARKER);
 }

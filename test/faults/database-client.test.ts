@@ -50,3 +50,30 @@ describe("a query without an answer", () => {
     }
   });
 });
+
+describe("a reservation waiting for a connection", () => {
+  it("is served by the connection that replaces a lost one", async () => {
+    const sql = postgres(database.url, { ...queryTimeout(5000), max: 1, onnotice: () => {} });
+    const admin = postgres(database.url, { max: 1, onnotice: () => {} });
+    try {
+      const [{ pid }] = (await sql<{ pid: number }[]>`select pg_backend_pid() as pid`) as [{ pid: number }];
+      // The pool's only connection is busy, so the reservation waits; then the database ends that session.
+      const busy = sql`select pg_sleep(5)`.catch((error: { code?: string }) => error.code);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const reservation = sql.reserve();
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      await admin`select pg_terminate_backend(${pid})`;
+      expect(await busy).toBe("CONNECTION_CLOSED");
+      const reserved = await Promise.race([reservation, new Promise<null>((resolve) => setTimeout(() => resolve(null), 3000))]);
+      expect(reserved, "the reservation never resolved").not.toBeNull();
+      const [row] = await reserved!<{ ok: number }[]>`select 1 as ok`;
+      expect(row?.ok).toBe(1);
+      reserved!.release();
+      const [after] = await sql<{ ok: number }[]>`select 1 as ok`;
+      expect(after?.ok).toBe(1);
+    } finally {
+      await admin.end({ timeout: 1 });
+      await sql.end({ timeout: 1 });
+    }
+  });
+});
