@@ -9,6 +9,8 @@ export interface ImageConstraints {
   counts: readonly number[];
   // Canvas quality tiers, e.g. "2K"; every model offers "2K", the default of every endpoint.
   canvas_tiers: readonly string[];
+  // The tiers offered with input images or as a related set, where the model offers fewer there.
+  canvas_tiers_with_inputs?: readonly string[];
   // Canvas aspects; every model offers "16:9" and "source" (the input image's ratio), the endpoint defaults.
   canvas_aspects: readonly string[];
   seed: boolean;
@@ -150,6 +152,8 @@ export const IMAGE_MODELS: readonly ImageModel[] = [
     constraints: {
       counts: [1, 2, 4],
       canvas_tiers: ["2K", "4K"],
+      // Wan 2.7 renders 4K from text alone; with input images or as a set, 2K at most.
+      canvas_tiers_with_inputs: ["2K"],
       canvas_aspects: [...COMMON_ASPECTS, "21:9"],
       seed: true,
       negative_prompt: true,

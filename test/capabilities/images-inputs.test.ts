@@ -159,9 +159,14 @@ describe("POST /v1/images/edits", () => {
     expectUnsupported(await edit({ prompt: PROMPT, images: [IMAGE], model: "image-01-live", canvas: { tier: "1K" } }), {
       model: "image-01-live", code: "unsupported_canvas_tier", param: "/canvas/tier", received: "1K", supported: ["2K"],
     });
+    // vendorC2.7-image-pro renders 4K from text alone: an edit at 4K goes to the next model that takes it.
     const charged = await edit({ prompt: PROMPT, images: [IMAGE], count: 2, canvas: { tier: "4K", aspect: "21:9" }, seed: 1 });
-    expectQueued(charged, "image_edit", "vendorC2.7-image-pro");
-    expect(charged.body.billing.charged_credits).toBe("0.180000");
+    expectQueued(charged, "image_edit", "vendorF-image-3.0-pro");
+    expect(charged.body.model_selection_reason).toContain("vendorC2.7-image-pro");
+    expect(charged.body.billing.charged_credits).toBe("0.150000");
+    expectUnsupported(await edit({ prompt: PROMPT, images: [IMAGE], model: "vendorC2.7-image-pro", canvas: { tier: "4K" } }), {
+      model: "vendorC2.7-image-pro", code: "unsupported_canvas_tier", param: "/canvas/tier", received: "4K", supported: ["2K"],
+    });
   });
 
   it("refuses an unknown model with 400", async () => {

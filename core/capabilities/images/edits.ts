@@ -5,7 +5,7 @@ import { mediaInput } from "../../contracts/media-input.js";
 import { failure, type FieldFailure } from "../../errors/index.js";
 import { modelField } from "../model-field.js";
 import { imageModelsFor, prepareImageGeneration } from "./image-generation.js";
-import { editRegionRequirements, imageOptionRequirements, inputImagesRequirement } from "./image-requirements.js";
+import { editRegionRequirements, imageOptionRequirements, inputImagesRequirement, tierWithInputsRequirement } from "./image-requirements.js";
 import { defineCapability } from "../define.js";
 
 const CAPABILITY_ID = "image_edit";
@@ -61,7 +61,7 @@ export const imageEditCapability = defineCapability({
     return prepareImageGeneration(
       CAPABILITY_ID,
       input,
-      [...imageOptionRequirements(input), inputImagesRequirement(input.images.length), ...editRegionRequirements(input.edit_regions)],
+      [...imageOptionRequirements(input), tierWithInputsRequirement(input.canvas.tier), inputImagesRequirement(input.images.length), ...editRegionRequirements(input.edit_regions)],
       ctx,
     );
   },

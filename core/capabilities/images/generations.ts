@@ -4,7 +4,7 @@ import { imageOptionFields, outputRelationshipSchema } from "../../contracts/ima
 import { failure } from "../../errors/index.js";
 import { modelField } from "../model-field.js";
 import { imageModelsFor, prepareImageGeneration } from "./image-generation.js";
-import { imageOptionRequirements, outputRelationshipRequirement, reasoningRequirements } from "./image-requirements.js";
+import { imageOptionRequirements, outputRelationshipRequirement, reasoningRequirements, tierWithInputsRequirement } from "./image-requirements.js";
 import { defineCapability } from "../define.js";
 
 const CAPABILITY_ID = "text_to_image";
@@ -51,6 +51,7 @@ export const imageGenerationCapability = defineCapability({
       [
         ...imageOptionRequirements(input),
         outputRelationshipRequirement(input.output_relationship),
+        ...(input.output_relationship === "sequence" ? [tierWithInputsRequirement(input.canvas.tier)] : []),
         ...reasoningRequirements(input.reasoning),
       ],
       ctx,

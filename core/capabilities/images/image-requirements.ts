@@ -50,6 +50,11 @@ export function imageOptionRequirements(input: ImageOptionInput): Requirement<Im
   return requirements;
 }
 
+// A canvas asked with input images, or for a related set, where some models offer fewer tiers than from text alone.
+export function tierWithInputsRequirement(tier: string): Requirement<ImageModel> {
+  return offered("/canvas/tier", "unsupported_canvas_tier", tier, (m) => m.constraints.canvas_tiers_with_inputs ?? m.constraints.canvas_tiers);
+}
+
 export function outputRelationshipRequirement(relationship: string): Requirement<ImageModel> {
   return offered("/output_relationship", "unsupported_output_relationship", relationship, (m) => m.constraints.output_relationships);
 }

@@ -4,7 +4,7 @@ import { imageOptionFields, outputRelationshipSchema } from "../../contracts/ima
 import { mediaInput } from "../../contracts/media-input.js";
 import { modelField } from "../model-field.js";
 import { imageModelsFor, prepareImageGeneration } from "./image-generation.js";
-import { imageOptionRequirements, inputImagesRequirement, outputRelationshipRequirement } from "./image-requirements.js";
+import { imageOptionRequirements, inputImagesRequirement, outputRelationshipRequirement, tierWithInputsRequirement } from "./image-requirements.js";
 import { defineCapability } from "../define.js";
 
 const CAPABILITY_ID = "image_to_image";
@@ -51,6 +51,7 @@ export const imageToImageCapability = defineCapability({
       [
         ...imageOptionRequirements(input),
         outputRelationshipRequirement(input.output_relationship),
+        tierWithInputsRequirement(input.canvas.tier),
         inputImagesRequirement(input.images.length),
       ],
       ctx,
