@@ -176,13 +176,13 @@ export const HANDLERS: Record<string, Handler> = {
     const limit = Number(limitText);
     if (!/^\d+$/.test(limitText) || limit < 1 || limit > 50) throw new Error(`--limit must be a whole number from 1 to 50; got "${limitText}"`);
     await admin.getTenant(ctx.core.db, id);
-    const view = await creditBalanceView(ctx.core, id);
-    const entries = view.entries.slice(0, limit);
+    // The command takes no cursor, so its answer says nothing of further pages.
+    const { has_more: _more, next_cursor: _cursor, ...view } = await creditBalanceView(ctx.core, id, { limit });
     ctx.print(
-      { tenant_id: id, ...view, entries },
+      { tenant_id: id, ...view },
       [
         `${id}: ${view.available_credits} available, ${view.held_credits} held, ${view.spent_credits} spent, ${view.granted_credits} granted`,
-        ...entries.map((e) => `  ${e.created_at}  ${e.kind.padEnd(8)} ${e.amount_credits.padStart(14)}  ${e.task_id ?? ""}${e.note ? `  ${e.note}` : ""}`),
+        ...view.entries.map((e) => `  ${e.created_at}  ${e.kind.padEnd(8)} ${e.amount_credits.padStart(14)}  ${e.task_id ?? ""}${e.note ? `  ${e.note}` : ""}`),
       ].join("\n"),
     );
     return 0;

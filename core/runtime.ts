@@ -32,6 +32,8 @@ export interface Core {
   signer: ArtifactUrlSigner;
   providers: ProviderRegistry;
   isFamilyLive(family: VendorFamily): boolean;
+  // Whether a family's adapter can stop its running work (what a cancel of a running task needs), for the catalog.
+  familyCancelsRunning(family: VendorFamily): boolean;
   // The process's JSON logger (silent unless the entry point gives one) and its Prometheus metrics.
   log: Logger;
   metrics: ServiceMetrics;
@@ -88,6 +90,7 @@ export function createCore(config: Config, overrides: CoreOverrides = {}): Core 
     signer: new ArtifactUrlSigner(config.publicBaseUrl, config.artifactUrlSecret, config.artifactUrlTtlSeconds),
     providers,
     isFamilyLive: (family) => providers.isLive(family),
+    familyCancelsRunning: (family) => providers.get(family)?.supportsCancel === true,
     log: overrides.logger ?? silentLogger(),
     metrics,
     rateLimits,

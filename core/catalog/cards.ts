@@ -11,7 +11,17 @@ import { ALL_MODELS, findModel, type AnyCatalogModel } from "./registry.js";
 // The read-only catalog: list and detail cards rendered from the same registry and table that validation,
 // selection and billing read, so a card never disagrees with a rejection or a charge.
 
-type Liveness = (family: VendorFamily) => boolean;
+// What the deployment says of a vendor family: whether it is configured (live), and whether its adapter can stop a
+// job it runs (so that a running task on it can be canceled).
+type FamilyFact = (family: VendorFamily) => boolean;
+export interface CatalogState {
+  isLive: FamilyFact;
+  cancelsRunning: FamilyFact;
+}
+
+export function catalogState(core: { isFamilyLive: FamilyFact; familyCancelsRunning: FamilyFact }): CatalogState {
+  return { isLive: core.isFamilyLive, cancelsRunning: core.familyCancelsRunning };
+}
 
 const MODEL_SHAPE: Record<ModelKind, "generic" | "video" | "music" | "audio" | "understanding"> = {
   image: "generic",
@@ -47,7 +57,7 @@ function renderPrice(price: Price) {
   };
 }
 
-function modelListItem(model: AnyCatalogModel, isLive: Liveness) {
+function modelListItem(model: AnyCatalogModel, isLive: FamilyFact) {
   return {
     id: model.id,
     object: "model" as const,
@@ -60,16 +70,17 @@ function modelListItem(model: AnyCatalogModel, isLive: Liveness) {
 }
 
 // GET /v1/models and /v1/catalog/models: the live models, in OpenAI's list form.
-export function modelList(isLive: Liveness) {
+export function modelList(isLive: FamilyFact) {
   return { object: "list" as const, data: ALL_MODELS.filter((m) => isLive(m.family)).map((m) => modelListItem(m, isLive)) };
 }
 
-export function modelDetail(id: string, isLive: Liveness) {
+export function modelDetail(id: string, state: CatalogState) {
   const model = findModel(id);
   if (!model) throw new ServiceError("not_found", `No model ${id} in the catalog.`, { details: { model: id } });
   return {
-    ...modelListItem(model, isLive),
+    ...modelListItem(model, state.isLive),
     shape: MODEL_SHAPE[model.kind],
+    cancel_while_running: state.cancelsRunning(model.family),
     description: model.description,
     constraints: model.constraints,
     input_limits: model.input_limits,
@@ -95,7 +106,7 @@ export function capabilityList() {
   return { object: "list" as const, data: CAPABILITIES.map(capabilityListItem) };
 }
 
-export function capabilityDetail(id: string, isLive: Liveness) {
+export function capabilityDetail(id: string, state: CatalogState) {
   const capability = findCapability(id);
   if (!capability) throw new ServiceError("not_found", `No capability ${id} in the catalog.`, { details: { capability: id } });
   return {
@@ -103,6 +114,6 @@ export function capabilityDetail(id: string, isLive: Liveness) {
     deadline_seconds: capability.deadlineSeconds,
     input_schema: z.toJSONSchema(capability.inputSchema, { io: "input", unrepresentable: "any" }),
     example: capability.example,
-    model_cards: modelsOf(capability).map((m) => modelDetail(m.id, isLive)),
+    model_cards: modelsOf(capability).map((m) => modelDetail(m.id, state)),
   };
 }

@@ -163,9 +163,9 @@ export interface LedgerEntry {
   createdAt: Date;
 }
 
-// Ordered by the table's column, qualified: a bare `id` in ORDER BY would name the output column, the text cast, and
-// sort "7" after "54".
-export async function recentLedgerEntries(tx: Executor, tenantId: string, limit: number): Promise<LedgerEntry[]> {
+// Newest first, from before the entry `beforeId` when it is given (a page's cursor). Ordered by the table's column,
+// qualified: a bare `id` in ORDER BY would name the output column, the text cast, and sort "7" after "54".
+export async function recentLedgerEntries(tx: Executor, tenantId: string, limit: number, beforeId?: string): Promise<LedgerEntry[]> {
   const rows = await tx.execute<{
     id: string;
     kind: string;
@@ -175,7 +175,8 @@ export async function recentLedgerEntries(tx: Executor, tenantId: string, limit:
     created_at: string;
   }>(sql`
     select id::text, kind, amount::text, task_id, note, created_at from credit_ledger
-     where tenant_id = ${tenantId} order by credit_ledger.id desc limit ${limit}`);
+     where tenant_id = ${tenantId} ${beforeId === undefined ? sql`` : sql`and credit_ledger.id < ${beforeId}::bigint`}
+     order by credit_ledger.id desc limit ${limit}`);
   return rows.map((r) => ({
     id: r.id,
     kind: r.kind,

@@ -167,14 +167,14 @@ const artifact = {
   created_at: "2026-11-24T08:00:01.400Z",
 };
 
-const live = () => true;
+const catalog = { isLive: () => true, cancelsRunning: () => false };
 
 // One example per response component of the document; a component without one here gets none.
 export function responseExamples(): Record<string, unknown> {
   const succeeded = succeededTaskExample();
-  const models = modelList(live);
+  const models = modelList(catalog.isLive);
   const capabilities = capabilityList();
-  const capabilityCard = capabilityDetail("text_to_speech", live);
+  const capabilityCard = capabilityDetail("text_to_speech", catalog);
   return {
     TaskEnvelope: succeeded,
     TaskList: { object: "list", data: [succeeded], has_more: true, next_cursor: "eyJpZCI6InRhc2tfMDFrYm41cTh5ejN4N3cydjlyNHQ2bThwMGMifQ" },
@@ -201,6 +201,8 @@ export function responseExamples(): Record<string, unknown> {
         { id: "1042", kind: "hold", amount_credits: "-0.870000", task_id: TASK_ID, note: null, created_at: "2026-11-24T08:00:01.480Z" },
         { id: "1041", kind: "grant", amount_credits: "1000.000000", task_id: null, note: "development tenant", created_at: "2026-11-24T07:59:00.000Z" },
       ],
+      has_more: false,
+      next_cursor: null,
     } satisfies z.output<typeof creditBalanceSchema>,
     Voice: voice,
     VoiceList: { object: "list", data: [voice], has_more: false, next_cursor: null } satisfies z.output<typeof voiceListSchema>,
@@ -212,7 +214,7 @@ export function responseExamples(): Record<string, unknown> {
     CallbackSigningKey: { ...signingKey, secret: "whsec_4q8Zt1mVb6Xc2Lp9Rk3Ns7Hd5Fg0Jw" },
     CallbackSigningKeyList: { object: "list", data: [signingKey], has_more: false, next_cursor: null },
     ModelList: { ...models, data: models.data.slice(0, 2) },
-    ModelCard: modelDetail(capabilityCard.model_cards[0]?.id ?? "", live),
+    ModelCard: modelDetail(capabilityCard.model_cards[0]?.id ?? "", catalog),
     CapabilityList: { ...capabilities, data: capabilities.data.slice(0, 2) },
     CapabilityCard: { ...capabilityCard, model_cards: capabilityCard.model_cards.slice(0, 1) },
     Liveness: { ok: true } satisfies z.output<typeof livenessSchema>,

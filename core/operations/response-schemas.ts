@@ -23,7 +23,9 @@ export const creditBalanceSchema = z.object({
         created_at: dateTime.describe("When the entry was written."),
       }),
     )
-    .describe("The 50 most recent ledger entries, newest first."),
+    .describe("A page of the ledger, newest first: the most recent entries (50 unless `limit` says otherwise), or those older than `cursor`."),
+  has_more: z.boolean().describe("Whether older ledger entries follow."),
+  next_cursor: z.string().nullable().describe("Pass as `cursor` to read the older entries; null on the last page."),
 });
 
 export const voiceSchema = z.object({
@@ -146,6 +148,9 @@ const inputLimitsSchema = z.object({
 export const modelCardSchema = z.object({
   ...modelListItemFields,
   shape: z.string().describe("Which family of options the model takes."),
+  cancel_while_running: z
+    .boolean()
+    .describe("Whether a task running on it can be canceled (its vendor job is stopped); a queued task always can, and a running one on a model without it answers 409 conflict."),
   description: z.string().describe("What the model is good at."),
   constraints: z.record(z.string(), z.unknown()).describe("The limits validation holds requests to (sizes, durations, counts)."),
   input_limits: inputLimitsSchema.describe("The input limits the model's vendor publishes, checked before a task is paid for."),

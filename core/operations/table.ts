@@ -4,8 +4,8 @@ import { assetUploadSchema, uploadAsset } from "../assets/upload.js";
 import { redeliverCallback } from "../callbacks/redeliver.js";
 import { createSigningKey, getSigningKey, listSigningKeysPage, retireSigningKey, signingKeyListQuerySchema } from "../signing-keys/keys.js";
 import { rotateSigningKey } from "../signing-keys/rotate.js";
-import { capabilityDetail, capabilityList, modelDetail, modelList } from "../catalog/cards.js";
-import { creditBalanceView } from "../credits/view.js";
+import { capabilityDetail, capabilityList, catalogState, modelDetail, modelList } from "../catalog/cards.js";
+import { creditBalanceView, creditsQuerySchema } from "../credits/view.js";
 import { deleteVoice } from "../voices/delete.js";
 import { getVoice } from "../voices/get.js";
 import { cancelTaskRequest, cancelTaskBodySchema } from "../tasks/cancel-request.js";
@@ -202,11 +202,12 @@ const ACCOUNT_OPERATIONS: Operation[] = [
     operationId: "getCredits",
     method: "GET",
     path: "/v1/credits",
-    summary: "Your credit balance and recent ledger entries",
+    summary: "Your credit balance and your ledger, newest first, a page at a time",
     area: "credits",
+    query: creditsQuerySchema,
     responses: { 200: { description: "Your balance", body: { schema: creditBalanceSchema, component: "CreditBalance" } } },
-    errors: [],
-    run: (core, call) => creditBalanceView(core, call.tenantId),
+    errors: ["invalid_request", "invalid_cursor"],
+    run: (core, call) => creditBalanceView(core, call.tenantId, call.query),
   },
   listVoicesOperation,
   {
@@ -328,7 +329,7 @@ const CATALOG_OPERATIONS: Operation[] = [
     params: z.object({ model: z.string().describe("The model id.") }),
     responses: { 200: { description: "The model's card", body: { schema: modelCardSchema, component: "ModelCard" } } },
     errors: ["not_found"],
-    run: async (core, call) => modelDetail(call.params.model!, core.isFamilyLive),
+    run: async (core, call) => modelDetail(call.params.model!, catalogState(core)),
   },
   {
     operationId: "listCatalogCapabilities",
@@ -349,7 +350,7 @@ const CATALOG_OPERATIONS: Operation[] = [
     params: z.object({ capability: z.string().describe("The capability id.") }),
     responses: { 200: { description: "The capability's card", body: { schema: capabilityCardSchema, component: "CapabilityCard" } } },
     errors: ["not_found"],
-    run: async (core, call) => capabilityDetail(call.params.capability!, core.isFamilyLive),
+    run: async (core, call) => capabilityDetail(call.params.capability!, catalogState(core)),
   },
 ];
 

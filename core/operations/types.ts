@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import type { uploadAsset } from "../assets/upload.js";
 import type { Area } from "../auth/areas.js";
-import type { modelList } from "../catalog/cards.js";
+import type { catalogState } from "../catalog/cards.js";
 import type { ErrorCode } from "../errors/catalogue.js";
 import type { createSigningKey } from "../signing-keys/keys.js";
 import type { cancelTaskRequest } from "../tasks/cancel-request.js";
@@ -11,14 +11,15 @@ import type { waitForTask, WaitOptions } from "../tasks/task-wait.js";
 
 // What an operation's use case is handed: the parts of the runtime the use cases take. Those of the task use cases,
 // the upload and the signing keys hold those every other use case takes, and the model cards ask which vendor
-// families are live; the compiler checks each operation's `run` against it, and the surfaces pass their Core.
+// families are live and which can stop running work; the compiler checks each operation's `run` against it, and the surfaces pass their Core.
 export type UseCaseRuntime = Parameters<typeof getTask>[0] &
   Parameters<typeof listTasksPage>[0] &
   Parameters<typeof findTaskByIdempotencyKey>[0] &
   Parameters<typeof waitForTask>[0] &
   Parameters<typeof cancelTaskRequest>[0] &
   Parameters<typeof uploadAsset>[0] &
-  Parameters<typeof createSigningKey>[0] & { isFamilyLive: Parameters<typeof modelList>[0] };
+  Parameters<typeof createSigningKey>[0] &
+  Parameters<typeof catalogState>[0];
 
 // What a use case receives from any surface: the authenticated tenant and the request's raw parts, which the use
 // case validates itself (so REST and MCP refuse the same input with the same error).

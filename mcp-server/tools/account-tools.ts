@@ -57,8 +57,9 @@ export function accountTools(): ToolDefinition[] {
       scopes: [scopeFor("credits", "read")],
       async run(args, call) {
         parseArguments(balanceInput, args);
-        const view = await creditBalanceView(call.core, call.grant.tenantId);
-        return { structured: { ...view, entries: view.entries.slice(0, RECENT_ENTRIES) } };
+        // The tool takes no cursor, so its answer says nothing of further pages.
+        const { has_more: _more, next_cursor: _cursor, ...view } = await creditBalanceView(call.core, call.grant.tenantId, { limit: RECENT_ENTRIES });
+        return { structured: view };
       },
     },
     {

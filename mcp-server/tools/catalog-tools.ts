@@ -21,12 +21,12 @@ const modelsInput = z
   })
   .strict();
 
-type Liveness = Parameters<typeof catalog.modelDetail>[1];
+type CatalogState = Parameters<typeof catalog.modelDetail>[1];
 
 // One model's card; a name the catalog does not hold is refused as a create would refuse it.
-function modelCard(model: string, isLive: Liveness) {
+function modelCard(model: string, state: CatalogState) {
   try {
-    return catalog.modelDetail(model, isLive);
+    return catalog.modelDetail(model, state);
   } catch (error) {
     if (error instanceof ServiceError && error.code === "not_found") {
       throw new ServiceError("unsupported_model", `No model ${model}; call without model to list them.`, { param: "/model" });
@@ -80,7 +80,7 @@ export function catalogTools(): ToolDefinition[] {
         const list = catalog.modelList(call.core.isFamilyLive);
         let data: unknown[] = list.data.filter((m) => !capability || m.capabilities.includes(capability.id));
         if (input.model !== undefined) {
-          const card = modelCard(input.model, call.core.isFamilyLive);
+          const card = modelCard(input.model, catalog.catalogState(call.core));
           data = !capability || card.capabilities.includes(capability.id) ? [card] : [];
         }
         return { structured: { ...list, data, ...(capability ? { tool: toolOf(capability, call.toolNames) } : {}) } };

@@ -295,5 +295,9 @@ describe("with the worker running", () => {
     const again = await cancel(taskId);
     expect(again.status).toBe(409);
     expect(again.body.error.code).toBe("conflict");
+
+    // The model's card said so beforehand; a family whose jobs can be stopped says the opposite.
+    expect((await h.request("GET", "/v1/catalog/models/vendorA-speech-2.8-turbo")).body.cancel_while_running).toBe(false);
+    expect((await h.request("GET", "/v1/catalog/models/vendorB-2")).body.cancel_while_running).toBe(true);
   });
 });

@@ -476,8 +476,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Your credit balance and recent ledger entries
-         * @description Your credit balance and recent ledger entries
+         * Your credit balance and your ledger, newest first, a page at a time
+         * @description Your credit balance and your ledger, newest first, a page at a time
          */
         get: operations["getCredits"];
         put?: never;
@@ -1039,7 +1039,7 @@ export interface components {
             spent_credits: string;
             /** @description Credits granted so far. */
             granted_credits: string;
-            /** @description The 50 most recent ledger entries, newest first. */
+            /** @description A page of the ledger, newest first: the most recent entries (50 unless `limit` says otherwise), or those older than `cursor`. */
             entries: {
                 /** @description The ledger entry's id. */
                 id: string;
@@ -1057,6 +1057,10 @@ export interface components {
                  */
                 created_at: string;
             }[];
+            /** @description Whether older ledger entries follow. */
+            has_more: boolean;
+            /** @description Pass as `cursor` to read the older entries; null on the last page. */
+            next_cursor: string | null;
         };
         DeletedVoice: {
             /** @description The deleted voice's id. */
@@ -1123,6 +1127,8 @@ export interface components {
             live: boolean;
             /** @description Which family of options the model takes. */
             shape: string;
+            /** @description Whether a task running on it can be canceled (its vendor job is stopped); a queued task always can, and a running one on a model without it answers 409 conflict. */
+            cancel_while_running: boolean;
             /** @description What the model is good at. */
             description: string;
             /** @description The limits validation holds requests to (sizes, durations, counts). */
@@ -8238,7 +8244,15 @@ export interface operations {
     };
     getCredits: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description Ledger entries per page, 1 to 100 (default 50).
+                 * @example 20
+                 */
+                limit?: number;
+                /** @description The next_cursor of the previous page, unchanged: older entries. */
+                cursor?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -8256,6 +8270,24 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CreditBalance"];
+                };
+            };
+            /** @description Refused: invalid_cursor */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "invalid_cursor";
+                        } & components["schemas"]["Error"];
+                    } & components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Refused: unauthorized, invalid_api_key */
