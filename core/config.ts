@@ -107,6 +107,9 @@ const envSchema = z.object({
   OAUTH_DEV_SIGNING_KEY: devSigningKeyJson.optional(),
   MEDIA_INPUT_MAX_BYTES: z.coerce.number().int().positive().default(100 * 1024 * 1024),
   MEDIA_FETCH_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
+  MEDIA_FETCH_FIRST_BYTE_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+  MEDIA_FETCH_MIN_BYTES_PER_SECOND: z.coerce.number().int().min(0).default(8192),
+  MEDIA_FETCH_RATE_WINDOW_MS: z.coerce.number().int().min(100).default(10_000),
   ASSET_UPLOAD_MAX_BYTES: z.coerce.number().int().positive().default(16 * 1024 * 1024),
   RATE_LIMIT_STORE: z.enum(["postgres", "redis"]).default("postgres"),
   REDIS_URL: z.url({ protocol: /^redis$/ }).optional(),
@@ -192,7 +195,10 @@ export interface Config {
   // Largest asset accepted by POST /v1/assets and svc.assets.upload, decoded.
   assetUploadMaxBytes: number;
   mediaInputMaxBytes: number;
+  // The whole time one media input's download may take, and the pace it must keep meanwhile: its answer within
+  // `firstByteMs`, then at least `minBytesPerSecond` over every window of `windowMs` (core/net/transfer-pace.ts).
   mediaFetchTimeoutMs: number;
+  mediaFetchPace: { firstByteMs: number; minBytesPerSecond: number; windowMs: number };
   // Requests per fixed window for each credential and each tenant (defaults; a tenant may have its own), counted
   // in Postgres or, when configured, in Redis.
   rateLimits: {
@@ -294,6 +300,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     assetUploadMaxBytes: values.ASSET_UPLOAD_MAX_BYTES,
     mediaInputMaxBytes: values.MEDIA_INPUT_MAX_BYTES,
     mediaFetchTimeoutMs: values.MEDIA_FETCH_TIMEOUT_MS,
+    mediaFetchPace: {
+      firstByteMs: values.MEDIA_FETCH_FIRST_BYTE_TIMEOUT_MS,
+      minBytesPerSecond: values.MEDIA_FETCH_MIN_BYTES_PER_SECOND,
+      windowMs: values.MEDIA_FETCH_RATE_WINDOW_MS,
+    },
     rateLimits: {
       store: values.RATE_LIMIT_STORE,
       redisUrl: values.REDIS_URL ?? null,

@@ -9,6 +9,7 @@ import { artifacts, taskInlineMedia } from "../db/schema/index.js";
 import { ServiceError, jsonPointer } from "../errors/index.js";
 import { guardedRequest, OutboundError, type OutboundPolicy } from "../net/index.js";
 import type { IdGenerator } from "../ids.js";
+import { exchangeFailure, httpStatusFailure } from "./fetch-failure.js";
 import { declaredType, isInlineReference } from "./inline.js";
 import { mediaInputCap } from "./limits.js";
 import { MediaProbeError, probeMediaFile } from "./probe.js";
@@ -23,7 +24,8 @@ import { settleAtMost } from "./lanes.js";
 // tenant's artifacts; each is spooled to a local file as it arrives, sniffed from its first bytes, decoded with
 // ffprobe from the file, and streamed into the artifact store. What the service trusts (a video's duration, a
 // reference's kind) comes from these decoded bytes, never from the request. Failures carry SPEC.md's codes with
-// `param` at the field; media_fetch_failed is retryable.
+// `param` at the field; a download that failed says why, and is tried again only where that can help
+// (fetch-failure.ts).
 
 // The parts of the runtime resolution uses.
 export interface MediaResolutionRuntime {
@@ -31,7 +33,7 @@ export interface MediaResolutionRuntime {
   clock: Clock;
   ids: IdGenerator;
   artifacts: ArtifactStore;
-  config: Pick<Config, "mediaFetchTimeoutMs" | "mediaInputMaxBytes" | "outboundAllowLoopbackHttp">;
+  config: Pick<Config, "mediaFetchTimeoutMs" | "mediaFetchPace" | "mediaInputMaxBytes" | "outboundAllowLoopbackHttp">;
 }
 
 function tooLarge(param: string, maxBytes: number): ServiceError {
@@ -49,24 +51,19 @@ async function fetchUrl(core: MediaResolutionRuntime, url: string, path: (string
       method: "GET",
       url,
       timeoutMs: core.config.mediaFetchTimeoutMs,
+      pace: core.config.mediaFetchPace,
       maxResponseBytes: maxBytes,
       maxRedirects: 3,
       sink,
     });
     if (response.status >= 200 && response.status < 300) return sink.spooled();
-    throw new ServiceError("media_fetch_failed", `Fetching the media at ${param} answered HTTP ${response.status}.`, {
-      param,
-      details: { status: response.status },
-    });
+    throw httpStatusFailure(param, response.status);
   } catch (error) {
     sink.destroy();
     if (!(error instanceof OutboundError)) throw error;
     if (error.failure === "too_large") throw tooLarge(param, maxBytes);
     if (error.failure === "refused") throw refusedMediaUrl(param, path, `was refused: ${error.message}`);
-    throw new ServiceError("media_fetch_failed", `Could not fetch the media at ${param}: ${error.message}.`, {
-      param,
-      details: { reason: error.failure },
-    });
+    throw exchangeFailure(param, error.failure, error.message);
   }
 }
 

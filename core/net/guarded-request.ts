@@ -4,6 +4,7 @@ import type { LookupFunction } from "node:net";
 import type { Writable } from "node:stream";
 import { bareHostname, checkUrl, resolveDestination, type OutboundPolicy, type ResolvedAddress } from "./destination.js";
 import { OutboundError } from "./outbound-error.js";
+import { PaceWatch, type TransferPace } from "./transfer-pace.js";
 
 export interface OutboundRequest {
   method: "GET" | "POST" | "PUT" | "HEAD";
@@ -12,6 +13,8 @@ export interface OutboundRequest {
   body?: string | Buffer;
   // One limit for the whole exchange: resolution, connection, every redirect and the response body.
   timeoutMs: number;
+  // How fast each hop must answer and send its body, for callers that must not wait on a slow source.
+  pace?: TransferPace;
   maxResponseBytes: number;
   // "fail" (the default) refuses a longer body; "truncate" keeps its first maxResponseBytes and hangs up, for
   // callers that only need the status.
@@ -118,9 +121,11 @@ function exchange(
       agent: false,
     });
     let settled = false;
+    const pace = request.pace ? new PaceWatch(request.pace, (error) => fail(error)) : null;
     const fail = (error: Error) => {
       if (settled) return;
       settled = true;
+      pace?.stop();
       signal.removeEventListener("abort", onAbort);
       outgoing.destroy();
       reject(error instanceof OutboundError ? error : new OutboundError("network", withoutAddress(error.message, target, pinned)));
@@ -129,11 +134,13 @@ function exchange(
     signal.addEventListener("abort", onAbort, { once: true });
     outgoing.on("error", fail);
     outgoing.on("response", (incoming) => {
+      pace?.responded();
       const chunks: Buffer[] = [];
       let size = 0;
       const succeed = () => {
         if (settled) return;
         settled = true;
+        pace?.stop();
         signal.removeEventListener("abort", onAbort);
         resolve({
           status: incoming.statusCode ?? 0,
@@ -148,6 +155,7 @@ function exchange(
       if (sink) sink.on("error", fail);
       incoming.on("data", (chunk: Buffer) => {
         if (settled) return;
+        pace?.received(chunk.length);
         if (sink) {
           size += chunk.length;
           if (size > request.maxResponseBytes) {
@@ -175,7 +183,12 @@ function exchange(
       incoming.on("close", () => {
         if (!incoming.complete) fail(new Error("the connection closed before the response was complete"));
       });
-      incoming.on("end", () => (sink ? sink.end(succeed) : succeed()));
+      incoming.on("end", () => {
+        // The body is all here: what remains (the sink's flush) is ours, not the source's pace.
+        pace?.stop();
+        if (sink) sink.end(succeed);
+        else succeed();
+      });
     });
     outgoing.end(request.body);
   });

@@ -2,6 +2,7 @@ import type { Config } from "../config.js";
 import type { Db } from "../db/client.js";
 import { enqueueJob, type JobName } from "../jobs/enqueue.js";
 import { ERROR_CATALOGUE, type ServiceError } from "../errors/index.js";
+import { MediaFetchFailure } from "../media/fetch-failure.js";
 import { ProviderFailure, type ProviderOutcome } from "../providers/types.js";
 import { finishSucceeded, finishUnsuccessfully, type FinishRuntime, type NewArtifact } from "./finish.js";
 import { measuredUsage, outputOf, storeOutput, type OutputStoreRuntime } from "./outputs.js";
@@ -76,12 +77,12 @@ export interface TaskFailure {
 }
 
 // A public-code error raised while working on a task (a media input that cannot be fetched or decoded):
-// retryable codes are tried again like transient vendor failures.
+// retryable codes are tried again like transient vendor failures, except a download that says no retry can help.
 export function taskFailureOf(error: ServiceError): TaskFailure {
   return {
     code: error.code,
     message: error.message,
-    transient: ERROR_CATALOGUE[error.code].retryable,
+    transient: error instanceof MediaFetchFailure ? error.transient : ERROR_CATALOGUE[error.code].retryable,
     param: error.param,
     details: error.details,
   };

@@ -19,7 +19,7 @@ export interface ExecuteRuntime extends OutcomeRuntime, FailureRuntime, MediaRes
   starts: Pick<TaskStarts, "start">;
   signer: ArtifactUrlSigner;
   providers: Pick<ProviderRegistry, "get">;
-  config: Pick<Config, "providers" | "outboundAllowLoopbackHttp" | "providerRetryBaseMs" | "mediaFetchTimeoutMs" | "mediaInputMaxBytes">;
+  config: Pick<Config, "providers" | "outboundAllowLoopbackHttp" | "providerRetryBaseMs" | "mediaFetchTimeoutMs" | "mediaFetchPace" | "mediaInputMaxBytes">;
 }
 
 // One run of the execute_task job: submit to the vendor. Safe to run again after a crash: a terminal task is left
