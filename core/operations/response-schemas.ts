@@ -95,36 +95,34 @@ const priceSchema = z.object({
   when: z.record(z.string(), z.unknown()).optional().describe("The request options this price applies to."),
 });
 
-const pictureLimitFields = {
-  formats: z.array(z.string()).optional().describe("Formats taken, as sniffed from the bytes (png, jpeg, webp, gif)."),
-  min_side: z.number().optional().describe("Shortest side in pixels."),
-  max_side: z.number().optional().describe("Longest side in pixels."),
-  max_bytes: z.number().optional().describe("Largest file in bytes."),
-};
+const optionalNumber = (description: string) => z.number().optional().describe(description);
+const sideFields = { min_side: optionalNumber("Shortest side in pixels."), max_side: optionalNumber("Longest side in pixels.") };
+const maxBytes = optionalNumber("Largest file in bytes.");
 const clipLimitFields = {
   formats: z.array(z.string()).optional().describe("Containers taken (mp4, mov, webm; mp3, wav, flac, ogg, m4a)."),
-  min_seconds: z.number().optional().describe("Shortest length in seconds."),
-  max_seconds: z.number().optional().describe("Longest length in seconds."),
-  max_bytes: z.number().optional().describe("Largest file in bytes."),
+  min_seconds: optionalNumber("Shortest length in seconds."),
+  max_seconds: optionalNumber("Longest length in seconds."),
+  max_bytes: maxBytes,
 };
 const imageLimitsSchema = z.object({
-  ...pictureLimitFields,
-  max_pixels: z.number().optional().describe("Most pixels (width × height)."),
-  min_aspect: z.number().optional().describe("Smallest width / height."),
-  max_aspect: z.number().optional().describe("Largest width / height."),
+  formats: z.array(z.string()).optional().describe("Formats taken, as sniffed from the bytes (png, jpeg, webp, gif)."),
+  ...sideFields,
+  max_pixels: optionalNumber("Most pixels (width × height)."),
+  min_aspect: optionalNumber("Smallest width / height."),
+  max_aspect: optionalNumber("Largest width / height."),
+  max_bytes: maxBytes,
 });
 const videoLimitsSchema = z.object({
   ...clipLimitFields,
   codecs: z.array(z.string()).optional().describe("Video codecs taken, as ffprobe names them (h264, hevc)."),
-  min_side: z.number().optional().describe("Shortest side in pixels."),
-  max_side: z.number().optional().describe("Longest side in pixels."),
-  min_fps: z.number().optional().describe("Lowest frame rate."),
-  max_fps: z.number().optional().describe("Highest frame rate."),
+  ...sideFields,
+  min_fps: optionalNumber("Lowest frame rate."),
+  max_fps: optionalNumber("Highest frame rate."),
 });
 const audioLimitsSchema = z.object({
   ...clipLimitFields,
-  min_sample_rate: z.number().optional().describe("Lowest sample rate in Hz."),
-  max_sample_rate: z.number().optional().describe("Highest sample rate in Hz."),
+  min_sample_rate: optionalNumber("Lowest sample rate in Hz."),
+  max_sample_rate: optionalNumber("Highest sample rate in Hz."),
 });
 
 // core/catalog/input-limits.ts: what the model's vendor publishes about its inputs; an absent bound is unpublished.

@@ -1145,14 +1145,14 @@ export interface components {
                     min_side?: number;
                     /** @description Longest side in pixels. */
                     max_side?: number;
-                    /** @description Largest file in bytes. */
-                    max_bytes?: number;
                     /** @description Most pixels (width × height). */
                     max_pixels?: number;
                     /** @description Smallest width / height. */
                     min_aspect?: number;
                     /** @description Largest width / height. */
                     max_aspect?: number;
+                    /** @description Largest file in bytes. */
+                    max_bytes?: number;
                 };
                 /** @description Every video input. */
                 video?: {
@@ -1198,14 +1198,14 @@ export interface components {
                     min_side?: number;
                     /** @description Longest side in pixels. */
                     max_side?: number;
-                    /** @description Largest file in bytes. */
-                    max_bytes?: number;
                     /** @description Most pixels (width × height). */
                     max_pixels?: number;
                     /** @description Smallest width / height. */
                     min_aspect?: number;
                     /** @description Largest width / height. */
                     max_aspect?: number;
+                    /** @description Largest file in bytes. */
+                    max_bytes?: number;
                 };
                 /** @description `references[].media` of kind video, where it differs. */
                 reference_video?: {
