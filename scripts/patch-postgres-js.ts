@@ -27,7 +27,12 @@ import path from "node:path";
 //   (an admission, and every admission queued behind it; porsager/postgres#1195). The new connection now serves
 //   the reservation it was opened for as it runs a query it was opened for, and a reservation that opens a
 //   connection is no longer also queued for another one. Under a marker of its own, so that a checkout patched
-//   before it takes it too.
+//   before it takes it too;
+// - a reservation whose connection is lost keeps sending its queries to that connection object, which the pool
+//   meanwhile reconnects for whatever was waiting: a ROLLBACK sent after the loss went out on a connection still
+//   starting and was never answered, and the queries it had queued behind a full pipeline never settled. Every query
+//   of a lost reservation now fails with the loss, and releasing it leaves the connection to the pool. Under a
+//   third marker, for the same reason.
 // Idempotent; a file that no longer has this code is left alone, with a warning.
 const MARKER = "/* svc: patched for database restarts, v2 */";
 
@@ -137,6 +142,33 @@ const RESERVATION_POOL_FIXES: [before: string, after: string][] = [
   ],
 ];
 
+const LOST_RESERVATION_MARKER = "/* svc: a lost reservation fails its queries, v1 */";
+
+const LOST_RESERVATION_POOL_FIXES: [before: string, after: string][] = [
+  [
+    "    c.reserved.release = true\n\n    const sql = Sql(handler)\n    sql.release = () => {\n",
+    `    c.reserved.release = true
+    ${LOST_RESERVATION_MARKER}
+    let lost = null
+    const onLost = c.onclose = error => {
+      lost = error
+      while (queue.length)
+        queue.shift().reject(error)
+    }
+
+    const sql = Sql(handler)
+    sql.release = () => {
+      if (lost)
+        return
+      c.onclose === onLost && (c.onclose = null)
+`,
+  ],
+  [
+    "    function handler(q) {\n      c.queue === full\n        ? queue.push(q)\n        : c.execute(q) || move(c, full)\n    }\n",
+    "    function handler(q) {\n      lost\n        ? q.reject(lost)\n        : c.queue === full\n          ? queue.push(q)\n          : c.execute(q) || move(c, full)\n    }\n",
+  ],
+];
+
 function patch(file: string, fixes: [string, string][], marker: string): void {
   if (!existsSync(file)) return;
   let text = readFileSync(file, "utf8");
@@ -156,4 +188,5 @@ for (const variant of ["src", "cjs/src", "cf/src"]) {
   patch(path.join(root, variant, "index.js"), POOL_FIXES, MARKER);
   patch(path.join(root, variant, "connection.js"), RESERVATION_CONNECTION_FIXES, RESERVATION_MARKER);
   patch(path.join(root, variant, "index.js"), RESERVATION_POOL_FIXES, RESERVATION_MARKER);
+  patch(path.join(root, variant, "index.js"), LOST_RESERVATION_POOL_FIXES, LOST_RESERVATION_MARKER);
 }

@@ -77,3 +77,34 @@ describe("a reservation waiting for a connection", () => {
     }
   });
 });
+
+describe("a reservation whose connection is lost", () => {
+  it("fails every later query at once, while the pool reconnects for what was waiting", async () => {
+    const sql = postgres(database.url, { ...queryTimeout(5000), max: 1, onnotice: () => {} });
+    const admin = postgres(database.url, { max: 1, onnotice: () => {} });
+    try {
+      const reserved = await sql.reserve();
+      const [{ pid }] = (await reserved<{ pid: number }[]>`select pg_backend_pid() as pid`) as [{ pid: number }];
+      // A pool query waits for the only connection; when the reservation's session ends, the pool reconnects that
+      // connection for it.
+      const waiting = sql<{ ok: number }[]>`select 1 as ok`;
+      const waited = waiting.then((rows) => rows[0]?.ok);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      await admin`select pg_terminate_backend(${pid})`;
+      expect(await waited).toBe(1);
+      const started = Date.now();
+      const rollback = await reserved`rollback`.then(
+        () => "answered",
+        (error: { code?: string }) => error.code,
+      );
+      expect(rollback).toBe("CONNECTION_CLOSED");
+      expect(Date.now() - started).toBeLessThan(1000);
+      reserved.release();
+      const [after] = await sql<{ ok: number }[]>`select 1 as ok`;
+      expect(after?.ok).toBe(1);
+    } finally {
+      await admin.end({ timeout: 1 });
+      await sql.end({ timeout: 1 });
+    }
+  });
+});
