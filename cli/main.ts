@@ -29,7 +29,7 @@ async function run(parsed: Extract<Parsed, { kind: "run" }>): Promise<number> {
   const database = await openCliDatabase({ createDatabase: parsed.options["create-database"] === true, log });
   log(`database ${database.description}`);
   try {
-    const [{ createCore, loadConfig, migrateDatabase }, { checkMigrations }, { DATA_DIR, localCallbackSecretKey, localSecret }, { localDevSigningKey }, { HANDLERS }] =
+    const [{ createCore, loadConfig, migrateDatabase }, { checkMigrations }, { DATA_DIR, localCallbackSecretKey, localSecret }, { localSigningKey }, { HANDLERS }] =
       await Promise.all([
         import("../core/index.js"),
         import("../core/ops/migrations-check.js"),
@@ -43,10 +43,10 @@ async function run(parsed: Extract<Parsed, { kind: "run" }>): Promise<number> {
       DATABASE_URL: database.url,
       ARTIFACT_URL_SECRET: env.ARTIFACT_URL_SECRET ?? (await localSecret()),
       CALLBACK_SECRET_ENCRYPTION_KEY: env.CALLBACK_SECRET_ENCRYPTION_KEY ?? (await localCallbackSecretKey()),
-      // Only the MCP commands need the local development key; `svc mcp` stores uploads where `npm start` serves them.
+      // Only the MCP commands need the local signing key; `svc mcp` stores uploads where `npm start` serves them.
       ...(name === "token" || name === "mcp"
         ? {
-            OAUTH_DEV_SIGNING_KEY: env.OAUTH_DEV_SIGNING_KEY ?? (await localDevSigningKey()),
+            OAUTH_SIGNING_KEY: env.OAUTH_SIGNING_KEY ?? (await localSigningKey()),
             ARTIFACT_DIR: env.ARTIFACT_DIR ?? path.join(DATA_DIR, "artifacts"),
           }
         : {}),

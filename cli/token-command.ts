@@ -1,4 +1,4 @@
-import { admin, devIssuer, isScope, mcpResourceUrl, mintDevAccessToken, SCOPES, type Core, type Scope } from "../core/index.js";
+import { admin, isScope, localIssuer, mcpResourceUrl, mintDevAccessToken, SCOPES, type Core, type Scope } from "../core/index.js";
 
 const DEFAULT_TTL_SECONDS = 3600;
 const MAX_TTL_SECONDS = 30 * 24 * 3600;
@@ -22,13 +22,13 @@ function parseTtl(text: string | undefined): number {
 // the local key whose JWKS the MCP server publishes. Its audience is that server's /mcp URL.
 export async function runTokenCommand(core: Core, tenantId: string | undefined, options: { scopes?: string; ttl?: string }) {
   if (!tenantId) throw new Error("TENANT_ID is required");
-  const key = core.config.oauth.devSigningKey;
-  if (!key) throw new Error("no development signing key (OAUTH_DEV_SIGNING_KEY)");
+  const key = core.config.oauth.signingKey;
+  if (!key) throw new Error("no signing key (OAUTH_SIGNING_KEY)");
   const scopes = parseScopes(options.scopes);
   const ttl = parseTtl(options.ttl);
   const tenants = await admin.listTenants(core.db);
   if (!tenants.some((t) => t.id === tenantId)) throw new Error(`no tenant ${tenantId}`);
-  const issuer = devIssuer(core.config);
+  const issuer = localIssuer(core.config);
   const audience = mcpResourceUrl(core.config);
   const token = await mintDevAccessToken(key, {
     issuer,

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { S3Settings } from "./artifacts/s3-store.js";
 import { mergeVendorIds, vendorIdProblems, type VendorIds } from "./catalog/vendor-ids.js";
-import { devSigningKeySchema, type DevSigningKey } from "./oauth/dev-signing-key.js";
+import { signingKeySchema, type SigningKey } from "./oauth/signing-key.js";
 import { MAX_REQUESTS_PER_WINDOW } from "./rate-limits/decision.js";
 import { VENDOR_FAMILIES, type VendorFamily } from "./vendor-families.js";
 
@@ -12,7 +12,7 @@ export { VENDOR_FAMILIES, type VendorFamily } from "./vendor-families.js";
 
 const port = z.coerce.number().int().min(0).max(65535);
 const optionalUrl = z.url().optional();
-const devSigningKeyJson = z
+const signingKeyJson = z
   .string()
   .transform((text, ctx) => {
     try {
@@ -22,7 +22,7 @@ const devSigningKeyJson = z
       return z.NEVER;
     }
   })
-  .pipe(devSigningKeySchema);
+  .pipe(signingKeySchema);
 const flag = z.enum(["true", "false", "1", "0"]).default("false").transform((v) => v === "true" || v === "1");
 // The AES-256-GCM key that keeps callback signing secrets encrypted at rest: 32 bytes, base64 or base64url.
 const aes256Key = z.string().transform((text, ctx) => {
@@ -104,7 +104,9 @@ const envSchema = z.object({
   MCP_TOOL_NAMES: z.enum(["dotted", "underscore", "both"]).default("dotted"),
   OAUTH_ISSUER: optionalUrl,
   OAUTH_JWKS_URL: optionalUrl,
-  OAUTH_DEV_SIGNING_KEY: devSigningKeyJson.optional(),
+  OAUTH_SIGNING_KEY: signingKeyJson.optional(),
+  OAUTH_SERVER: flag,
+  MCP_SCOPE_CHALLENGE: flag,
   MEDIA_INPUT_MAX_BYTES: z.coerce.number().int().positive().default(100 * 1024 * 1024),
   MEDIA_FETCH_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
   MEDIA_FETCH_FIRST_BYTE_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
@@ -189,9 +191,12 @@ export interface Config {
   providers: Partial<Record<VendorFamily, ProviderEndpoint>>;
   // The MCP server's address and public URL; its OAuth resource (the audience of access tokens) is `${publicUrl}/mcp`.
   // `toolNames` lists tools as svc.<area>.<verb>, as svc_<area>_<verb> for hosts that refuse dots, or both.
-  mcp: { host: string; port: number; publicUrl: string; toolNames: "dotted" | "underscore" | "both" };
-  // Access tokens accepted besides API keys: an external issuer with its JWKS, and/or the local development key.
-  oauth: { issuer: string | null; jwksUrl: string | null; devSigningKey: DevSigningKey | null };
+  // `scopeChallenge`: a tools/call lacking its scope is answered HTTP 403 with a step-up challenge instead of the
+  // insufficient_scope tool result.
+  mcp: { host: string; port: number; publicUrl: string; toolNames: "dotted" | "underscore" | "both"; scopeChallenge: boolean };
+  // Access tokens accepted besides API keys: an external issuer with its JWKS, the service's own issuer at the MCP
+  // public URL (its key signs `svc token`'s tokens), and `server`: the built-in authorization server there.
+  oauth: { issuer: string | null; jwksUrl: string | null; signingKey: SigningKey | null; server: boolean };
   // Largest asset accepted by POST /v1/assets and svc.assets.upload, decoded.
   assetUploadMaxBytes: number;
   mediaInputMaxBytes: number;
@@ -238,6 +243,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     }
   }
   if (Boolean(env.OAUTH_ISSUER) !== Boolean(env.OAUTH_JWKS_URL)) problems.push("  OAUTH_ISSUER, OAUTH_JWKS_URL: set both or neither");
+  if (parsed.success && parsed.data.OAUTH_SERVER && !parsed.data.OAUTH_SIGNING_KEY) problems.push("  OAUTH_SIGNING_KEY: required when OAUTH_SERVER is on");
   if (env.RATE_LIMIT_STORE === "redis" && !env.REDIS_URL) problems.push("  REDIS_URL: required when RATE_LIMIT_STORE=redis");
   if (parsed.success) {
     const ids = mergeVendorIds(parsed.data.VENDOR_ID_MAP ?? {});
@@ -291,11 +297,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       port: values.MCP_PORT,
       publicUrl: (values.MCP_PUBLIC_URL ?? `http://${values.MCP_HOST}:${values.MCP_PORT}`).replace(/\/+$/, ""),
       toolNames: values.MCP_TOOL_NAMES,
+      scopeChallenge: values.MCP_SCOPE_CHALLENGE,
     },
     oauth: {
       issuer: values.OAUTH_ISSUER ?? null,
       jwksUrl: values.OAUTH_JWKS_URL ?? null,
-      devSigningKey: values.OAUTH_DEV_SIGNING_KEY ?? null,
+      signingKey: values.OAUTH_SIGNING_KEY ?? null,
+      server: values.OAUTH_SERVER,
     },
     assetUploadMaxBytes: values.ASSET_UPLOAD_MAX_BYTES,
     mediaInputMaxBytes: values.MEDIA_INPUT_MAX_BYTES,

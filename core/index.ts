@@ -41,14 +41,24 @@ export { SCOPE_TABLE, SCOPES, isScope, scopeFor, missingScopes, type Scope } fro
 export { InsufficientScopeError } from "./oauth/insufficient-scope.js";
 export { authenticateBearer, type Grant } from "./oauth/bearer.js";
 export { createAccessTokenVerifier, type AccessTokenVerifier } from "./oauth/access-token.js";
-export { generateDevSigningKey, devJwks, mintDevAccessToken, type DevSigningKey } from "./oauth/dev-signing-key.js";
+export { generateSigningKey, publicJwks, mintDevAccessToken, type SigningKey } from "./oauth/signing-key.js";
 export {
   mcpResourceUrl,
   protectedResourceMetadata,
   protectedResourceMetadataUrl,
-  devIssuer,
-  devJwksUrl,
+  localIssuer,
+  localJwksUrl,
 } from "./oauth/resource-metadata.js";
+export {
+  createAuthorizationServer,
+  AUTHORIZATION_SERVER_ROUTES,
+  INTERACTION_PATH,
+  type AuthorizationServerPages,
+} from "./oauth/server/authorization-server.js";
+export { signInWithApiKey, findKeyAccount, type KeyAccount } from "./oauth/server/key-accounts.js";
+export { countFailedSignIn, signInRetryAfter, FAILED_SIGN_INS } from "./oauth/server/sign-in-attempts.js";
+export { dropExpiredOauthRecords } from "./oauth/server/storage.js";
+export * as oauthGrants from "./oauth/server/grants.js";
 export { taskEnvelopeSchema } from "./contracts/envelope-schema.js";
 export { videoOptionFields } from "./contracts/video-options.js";
 export { deliverCallback } from "./callbacks/deliver.js";

@@ -5,19 +5,21 @@ import {
   authenticateBearer,
   checkReadiness,
   createAccessTokenVerifier,
-  devJwks,
   enforceRateLimit,
   errorBody,
   mcpResourceUrl,
   protectedResourceMetadata,
+  publicJwks,
   type Core,
   type Grant,
 } from "../core/index.js";
 import { createHttpFace } from "../http-face/face.js";
 import { bindRequestLog, requestLog } from "../http-face/request-log.js";
+import { mountAuthorizationServer } from "./authorization-server/mount.js";
 import { refuseRequest } from "./http-auth.js";
 import { maxMessageBytes } from "./message-size.js";
 import { readElidedMessage } from "./oversized-message.js";
+import { insufficientScope, readMessage, refuseInsufficientScope, refuseUnparseable } from "./scope-challenge.js";
 import { createMcpServer } from "./server.js";
 import { buildToolSet } from "./tools/tool-set.js";
 import { CONNECTION_STYLES, type ToolNameStyle } from "./tools/tool-names.js";
@@ -62,7 +64,7 @@ function refuseOversized(response: ServerResponse, limit: number, requestId: str
 
 // Streamable HTTP at /mcp for both protocol eras from one endpoint (createMcpHandler: 2026-07-28 per request,
 // 2025-11-25 through its stateless fallback), behind Host/Origin checks and Bearer authentication; beside it the
-// RFC 9728 metadata and the development issuer's JWKS.
+// RFC 9728 metadata, the service's own issuer's JWKS and, when on, the built-in authorization server.
 export async function startMcpHttpServer(core: Core): Promise<McpHttpServer> {
   const config = core.config;
   const verifier = createAccessTokenVerifier(config);
@@ -88,8 +90,9 @@ export async function startMcpHttpServer(core: Core): Promise<McpHttpServer> {
 
   const app = createHttpFace({ log: core.log, metrics: core.metrics, readiness: () => checkReadiness(core, { workers: true }) });
   for (const path of METADATA_PATHS) app.get(path, async (_request, reply) => reply.headers(PUBLIC_CORS).send(protectedResourceMetadata(config)));
-  const devSigningKey = config.oauth.devSigningKey;
-  if (devSigningKey) app.get("/.well-known/jwks.json", async (_request, reply) => reply.headers(PUBLIC_CORS).send(devJwks(devSigningKey)));
+  const signingKey = config.oauth.signingKey;
+  if (signingKey) app.get("/.well-known/jwks.json", async (_request, reply) => reply.headers(PUBLIC_CORS).send(publicJwks(signingKey)));
+  if (config.oauth.server) mountAuthorizationServer(app, core);
   app.setNotFoundHandler(async (request, reply) => {
     const path = new URL(request.url, "http://localhost").pathname;
     return reply.status(404).send({ error: errorBody("not_found", `No route ${path} here; the MCP endpoint is /mcp.`, { requestId: request.id }) });
@@ -137,6 +140,16 @@ export async function startMcpHttpServer(core: Core): Promise<McpHttpServer> {
           if (elided === null) return void response.destroy();
           if ("refused" in elided) return refuseOversized(response, bodyLimit, request.id);
           parsedBody = elided.message;
+        } else if (config.mcp.scopeChallenge && request.method === "POST") {
+          const read = await readMessage(request.raw, bodyLimit).catch((error: unknown) => {
+            requestLog(request).warn({ err: error }, "mcp request body not read");
+            return null;
+          });
+          if (read === null) return void response.destroy();
+          if ("refusal" in read) return read.refusal === "too_large" ? refuseOversized(response, bodyLimit, request.id) : refuseUnparseable(response);
+          const lacking = insufficientScope(read.message, tools, grant);
+          if (lacking) return refuseInsufficientScope(config, response, lacking, request.id);
+          parsedBody = read.message;
         }
         await serveMcp(request.raw, response, parsedBody).catch((error: unknown) => {
           requestLog(request).error({ err: error }, "mcp request failed");

@@ -7,7 +7,7 @@ import { providerEnvNames, VENDOR_FAMILIES } from "../core/config.js";
 import { bootstrapDevTenant, DEV_TENANT_CREDITS } from "../cli/bootstrap.js";
 import { EMBEDDED_DIR, EmbeddedDatabaseRefused, embeddedUrl, reachable, startEmbedded, type RunningEmbedded } from "./embedded-postgres.js";
 import { DATA_DIR, DEV_KEY_FILE, localCallbackSecretKey, localSecret, PROJECT_ROOT, shown } from "./local-env.js";
-import { localDevSigningKey } from "./local-oauth-key.js";
+import { localSigningKey } from "./local-oauth-key.js";
 import { writeLocalSettings } from "./local-settings.js";
 
 // `npm start`: the whole service on one machine — database (embedded unless DATABASE_URL is set), the vendor
@@ -128,12 +128,14 @@ async function main(): Promise<void> {
     DATABASE_URL: databaseUrl,
     ARTIFACT_URL_SECRET: await localSecret(),
     CALLBACK_SECRET_ENCRYPTION_KEY: await localCallbackSecretKey(),
-    OAUTH_DEV_SIGNING_KEY: await localDevSigningKey(),
+    OAUTH_SIGNING_KEY: await localSigningKey(),
     ARTIFACT_DIR: path.resolve(process.env.ARTIFACT_DIR ?? path.join(DATA_DIR, "artifacts")),
   };
   // graphile-worker keeps a connection for each slot it fills at start: 16 slots (the deployment default) left 16
   // idle connections on a laptop; a local stack needs a few.
   env.WORKER_CONCURRENCY ??= "4";
+  // Hosts that know only the MCP URL sign in through the built-in authorization server.
+  env.OAUTH_SERVER ??= "true";
   const emulatorUrl = `http://127.0.0.1:${process.env.EMULATOR_PORT ?? "4010"}`;
   const emulated: string[] = [];
   for (const family of VENDOR_FAMILIES) {

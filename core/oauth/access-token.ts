@@ -1,8 +1,8 @@
 import { createLocalJWKSet, createRemoteJWKSet, decodeJwt, errors, jwtVerify, type JWTVerifyGetKey } from "jose";
 import type { Config } from "../config.js";
 import { ServiceError } from "../errors/index.js";
-import { devJwks } from "./dev-signing-key.js";
-import { devIssuer, mcpResourceUrl } from "./resource-metadata.js";
+import { localIssuer, mcpResourceUrl } from "./resource-metadata.js";
+import { publicJwks } from "./signing-key.js";
 import { parseScopeClaim, type Scope } from "./scopes.js";
 
 export interface AccessTokenClaims {
@@ -43,15 +43,15 @@ function refusalOf(error: unknown, audience: string): ServiceError {
 }
 
 // Verifies JWT access tokens from the configured issuer (keys fetched from its JWKS URL and cached by jose) and from
-// the local development key. The audience must be this server's MCP URL, so a token minted for another resource
-// cannot be replayed here.
+// the service's own issuer (`svc token`). The audience must be this server's MCP URL, so a token minted for another
+// resource cannot be replayed here.
 export function createAccessTokenVerifier(config: Config): AccessTokenVerifier {
   const trusted: TrustedIssuer[] = [];
   if (config.oauth.issuer && config.oauth.jwksUrl) {
     trusted.push({ issuer: config.oauth.issuer, keys: createRemoteJWKSet(new URL(config.oauth.jwksUrl)) });
   }
-  if (config.oauth.devSigningKey) {
-    trusted.push({ issuer: devIssuer(config), keys: createLocalJWKSet(devJwks(config.oauth.devSigningKey)) });
+  if (config.oauth.signingKey) {
+    trusted.push({ issuer: localIssuer(config), keys: createLocalJWKSet(publicJwks(config.oauth.signingKey)) });
   }
   const audience = mcpResourceUrl(config);
 

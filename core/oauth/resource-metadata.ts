@@ -2,7 +2,7 @@ import type { Config } from "../config.js";
 import { SCOPES } from "./scopes.js";
 
 // The MCP endpoint is the OAuth protected resource: its URL is the audience every access token must carry.
-export function mcpResourceUrl(config: Config): string {
+export function mcpResourceUrl(config: Pick<Config, "mcp">): string {
   return `${config.mcp.publicUrl}/mcp`;
 }
 
@@ -11,25 +11,29 @@ export function protectedResourceMetadataUrl(config: Config): string {
   return `${config.mcp.publicUrl}/.well-known/oauth-protected-resource/mcp`;
 }
 
-// The local development issuer is the MCP server itself; its public key is at /.well-known/jwks.json.
-export function devIssuer(config: Config): string {
+// The service's own issuer is the MCP server's public URL: the built-in authorization server answers there, and
+// `svc token` signs as it; its public key is at /.well-known/jwks.json.
+export function localIssuer(config: Config): string {
   return config.mcp.publicUrl;
 }
 
-export function devJwksUrl(config: Config): string {
+export function localJwksUrl(config: Config): string {
   return `${config.mcp.publicUrl}/.well-known/jwks.json`;
 }
 
-export function trustedIssuers(config: Config): string[] {
+// The authorization servers a client may get a token from: the external issuer first (a deployment that set one
+// means it), then the built-in one. The local issuer alone, without the built-in server, has no endpoint a client
+// could use, so it is not named.
+export function authorizationServers(config: Config): string[] {
   const issuers: string[] = [];
   if (config.oauth.issuer) issuers.push(config.oauth.issuer);
-  if (config.oauth.devSigningKey) issuers.push(devIssuer(config));
+  if (config.oauth.server) issuers.push(localIssuer(config));
   return issuers;
 }
 
 // RFC 9728 protected-resource metadata: where tokens come from and which scopes mean something here.
 export function protectedResourceMetadata(config: Config) {
-  const issuers = trustedIssuers(config);
+  const issuers = authorizationServers(config);
   return {
     resource: mcpResourceUrl(config),
     ...(issuers.length > 0 ? { authorization_servers: issuers } : {}),

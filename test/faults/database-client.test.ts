@@ -56,7 +56,8 @@ describe("a reservation waiting for a connection", () => {
     const sql = postgres(database.url, { ...queryTimeout(5000), max: 1, onnotice: () => {} });
     const admin = postgres(database.url, { max: 1, onnotice: () => {} });
     try {
-      const [{ pid }] = (await sql<{ pid: number }[]>`select pg_backend_pid() as pid`) as [{ pid: number }];
+      const [session] = await sql<{ pid: number }[]>`select pg_backend_pid() as pid`;
+      const pid = session!.pid;
       // The pool's only connection is busy, so the reservation waits; then the database ends that session.
       const busy = sql`select pg_sleep(5)`.catch((error: { code?: string }) => error.code);
       await new Promise((resolve) => setTimeout(resolve, 100));
@@ -84,7 +85,8 @@ describe("a reservation whose connection is lost", () => {
     const admin = postgres(database.url, { max: 1, onnotice: () => {} });
     try {
       const reserved = await sql.reserve();
-      const [{ pid }] = (await reserved<{ pid: number }[]>`select pg_backend_pid() as pid`) as [{ pid: number }];
+      const [session] = await reserved<{ pid: number }[]>`select pg_backend_pid() as pid`;
+      const pid = session!.pid;
       // A pool query waits for the only connection; when the reservation's session ends, the pool reconnects that
       // connection for it.
       const waiting = sql<{ ok: number }[]>`select 1 as ok`;

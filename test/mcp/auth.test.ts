@@ -3,7 +3,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { admin, devJwks, generateDevSigningKey, mintDevAccessToken } from "../../core/index.js";
+import { admin, generateSigningKey, mintDevAccessToken, publicJwks } from "../../core/index.js";
 import { startMcpHttpServer } from "../../mcp-server/http.js";
 import { balance, countRows } from "../support/harness.js";
 import { freePort, PROTOCOLS, startMcpHarness, toolError, type McpHarness } from "./support.js";
@@ -55,13 +55,13 @@ async function expectChallenge(response: Response, code: string, tokenSent: bool
 }
 
 describe("discovery", () => {
-  it("publishes RFC 9728 protected-resource metadata naming this server, its issuers and its scopes", async () => {
+  it("publishes RFC 9728 protected-resource metadata naming this server and its scopes (no authorization server: the built-in one is off)", async () => {
     for (const path of ["/.well-known/oauth-protected-resource/mcp", "/.well-known/oauth-protected-resource"]) {
       const response = await fetch(`${m.h.core.config.mcp.publicUrl}${path}`);
       expect(response.status).toBe(200);
       const metadata = (await response.json()) as Any;
       expect(metadata.resource).toBe(m.url);
-      expect(metadata.authorization_servers).toEqual([m.h.core.config.mcp.publicUrl]);
+      expect(metadata.authorization_servers).toBeUndefined();
       expect(metadata.bearer_methods_supported).toEqual(["header"]);
       for (const scope of ["tasks:read", "speech:write", "assets:write"]) expect(metadata.scopes_supported).toContain(scope);
     }
@@ -93,7 +93,7 @@ describe("401 with the metadata pointer", () => {
   });
 
   it("for a token signed by a key the issuer does not publish, and for an unknown issuer", async () => {
-    const stranger = await generateDevSigningKey();
+    const stranger = await generateSigningKey();
     const forged = await mintDevAccessToken(stranger, {
       issuer: m.h.core.config.mcp.publicUrl,
       audience: m.url,
@@ -201,9 +201,9 @@ describe("an external issuer", () => {
   afterAll(async () => new Promise<void>((resolve) => jwksServer.close(() => resolve())));
 
   it("is trusted through its JWKS URL, and only for its own issuer name", async () => {
-    const issuerKey = await generateDevSigningKey();
+    const issuerKey = await generateSigningKey();
     jwksServer.on("request", (_request, response) => {
-      response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(devJwks(issuerKey)));
+      response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(publicJwks(issuerKey)));
     });
     await new Promise<void>((resolve) => jwksServer.listen(0, "127.0.0.1", () => resolve()));
     const jwksUrl = `http://127.0.0.1:${(jwksServer.address() as AddressInfo).port}/jwks`;
@@ -215,7 +215,7 @@ describe("an external issuer", () => {
       config: {
         ...config,
         mcp: { ...config.mcp, port, publicUrl },
-        oauth: { issuer: "https://login.example", jwksUrl, devSigningKey: null },
+        oauth: { issuer: "https://login.example", jwksUrl, signingKey: null, server: false },
       },
     });
     try {

@@ -1,5 +1,5 @@
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import { generateDevSigningKey, mintDevAccessToken, type DevSigningKey, type Scope, SCOPES } from "../../core/index.js";
+import { generateSigningKey, mintDevAccessToken, type Scope, type SigningKey, SCOPES } from "../../core/index.js";
 import { providerEnvNames, type VendorFamily } from "../../core/config.js";
 import { startMcpHttpServer, type McpHttpServer } from "../../mcp-server/http.js";
 import { freePort, startHarness, TEST_CALLBACK_SECRET_KEY, type Harness, type HarnessOptions } from "../support/harness.js";
@@ -13,7 +13,7 @@ export interface McpHarness {
   server: McpHttpServer;
   // The MCP endpoint, also the audience of access tokens.
   url: string;
-  devKey: DevSigningKey;
+  devKey: SigningKey;
   connect(options?: { protocol?: Protocol; credential?: string; url?: string }): Promise<Client>;
   token(options?: { scopes?: readonly Scope[]; tenantId?: string; audience?: string; expiresInSeconds?: number; issuer?: string }): Promise<string>;
   // Environment for a child process (`svc mcp`, `svc token`) acting on the same database, artifacts and vendors.
@@ -23,14 +23,14 @@ export interface McpHarness {
 
 
 // The harness (database, emulator, REST server, worker) plus the MCP HTTP server in-process on a real port, with
-// the local development issuer configured so tests mint real access tokens.
+// the service's own issuer configured so tests mint real access tokens.
 export async function startMcpHarness(options: HarnessOptions = {}): Promise<McpHarness> {
-  const devKey = await generateDevSigningKey();
+  const devKey = await generateSigningKey();
   const port = await freePort();
   const h = await startHarness({
     worker: true,
     ...options,
-    env: { MCP_PORT: String(port), OAUTH_DEV_SIGNING_KEY: JSON.stringify(devKey), ...options.env },
+    env: { MCP_PORT: String(port), OAUTH_SIGNING_KEY: JSON.stringify(devKey), ...options.env },
   });
   const server = await startMcpHttpServer(h.core);
   const clients: Client[] = [];
@@ -70,7 +70,7 @@ export async function startMcpHarness(options: HarnessOptions = {}): Promise<Mcp
         CALLBACK_SECRET_ENCRYPTION_KEY: TEST_CALLBACK_SECRET_KEY,
         PUBLIC_BASE_URL: h.baseUrl,
         MCP_PORT: String(port),
-        OAUTH_DEV_SIGNING_KEY: JSON.stringify(devKey),
+        OAUTH_SIGNING_KEY: JSON.stringify(devKey),
         LOG_LEVEL: "silent",
         ...Object.fromEntries(vendors),
         ...extra,

@@ -6,3 +6,4 @@ export * from "./voices.js";
 export * from "./callbacks.js";
 export * from "./rate-limits.js";
 export * from "./inline-media.js";
+export * from "./oauth.js";

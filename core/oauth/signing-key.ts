@@ -2,10 +2,10 @@ import { calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK, SignJWT 
 import { z } from "zod";
 import type { Scope } from "./scopes.js";
 
-// The local development issuer: one ES256 key kept as a private JWK (OAUTH_DEV_SIGNING_KEY). `svc token` signs
-// access tokens with it and the MCP server publishes its public half, so OAuth can be tried without an
-// authorization server. ES256 because every JOSE library and WebCrypto runtime verifies it.
-export const devSigningKeySchema = z
+// The service's own issuer (its identifier is the MCP public URL) signs with one ES256 key kept as a private JWK
+// (OAUTH_SIGNING_KEY): `svc token`'s development access tokens, and whatever the built-in authorization server
+// signs. The MCP server publishes its public half. ES256 because every JOSE library and WebCrypto runtime verifies it.
+export const signingKeySchema = z
   .object({
     kty: z.literal("EC"),
     crv: z.literal("P-256"),
@@ -17,17 +17,17 @@ export const devSigningKeySchema = z
   })
   .loose();
 
-export type DevSigningKey = z.infer<typeof devSigningKeySchema>;
+export type SigningKey = z.infer<typeof signingKeySchema>;
 
-export async function generateDevSigningKey(): Promise<DevSigningKey> {
+export async function generateSigningKey(): Promise<SigningKey> {
   const { privateKey } = await generateKeyPair("ES256", { extractable: true });
   const jwk = await exportJWK(privateKey);
   const kid = await calculateJwkThumbprint(jwk);
-  return devSigningKeySchema.parse({ ...jwk, kid, alg: "ES256" });
+  return signingKeySchema.parse({ ...jwk, kid, alg: "ES256" });
 }
 
 // The JWKS the MCP server publishes: the public members only.
-export function devJwks(key: DevSigningKey) {
+export function publicJwks(key: SigningKey) {
   return { keys: [{ kty: key.kty, crv: key.crv, x: key.x, y: key.y, kid: key.kid, alg: key.alg, use: "sig" }] };
 }
 
@@ -41,7 +41,7 @@ export interface DevTokenRequest {
   now: Date;
 }
 
-export async function mintDevAccessToken(key: DevSigningKey, request: DevTokenRequest): Promise<string> {
+export async function mintDevAccessToken(key: SigningKey, request: DevTokenRequest): Promise<string> {
   const issuedAt = Math.floor(request.now.getTime() / 1000);
   return new SignJWT({ scope: request.scopes.join(" "), tenant_id: request.tenantId })
     .setProtectedHeader({ alg: key.alg, kid: key.kid, typ: "at+jwt" })

@@ -1,0 +1,142 @@
+import { hkdfSync } from "node:crypto";
+import Provider, { errors, interactionPolicy, type Configuration, type KoaContextWithOIDC } from "oidc-provider";
+import type { Config } from "../../config.js";
+import type { Db } from "../../db/client.js";
+import { localIssuer, mcpResourceUrl } from "../resource-metadata.js";
+import { SCOPES } from "../scopes.js";
+import type { SigningKey } from "../signing-key.js";
+import { findKeyAccount } from "./key-accounts.js";
+import { OauthStorage } from "./storage.js";
+
+// Where the built-in authorization server answers, under the issuer (the MCP public URL). The metadata is at the
+// issuer's well-known paths (RFC 8414 and OpenID Connect discovery), the JWKS where the MCP server publishes it.
+export const AUTHORIZATION_SERVER_ROUTES = {
+  authorization: "/oauth/authorize",
+  token: "/oauth/token",
+  registration: "/oauth/register",
+  revocation: "/oauth/revoke",
+  jwks: "/.well-known/jwks.json",
+} as const;
+export const INTERACTION_PATH = "/oauth/interaction";
+
+const MINUTE = 60;
+const DAY = 24 * 60 * MINUTE;
+
+// The sign-in and consent pages are the surface's; the server tells it where to send the browser and how to show
+// an error to a person (never a redirect to a URI the client did not register).
+export interface AuthorizationServerPages {
+  renderError(ctx: KoaContextWithOIDC, out: { error: string; error_description?: string }): void;
+}
+
+// Cookies are signed with keys derived from the signing key, so every replica, sharing that key, reads the
+// cookies of every other, and there is no second secret to configure.
+function cookieKeys(key: SigningKey): string[] {
+  return [Buffer.from(hkdfSync("sha256", Buffer.from(key.d, "base64url"), "", "svc oauth cookies", 32)).toString("base64url")];
+}
+
+// A session whose key was revoked, or whose tenant was suspended, since the person signed in asks to sign in again.
+function loginPolicy() {
+  const policy = interactionPolicy.base();
+  policy.get("login")?.checks.add(
+    new interactionPolicy.Check("key_unusable", "the API key signed in with can no longer be used", (ctx) =>
+      ctx.oidc.session?.accountId && !ctx.oidc.account ? interactionPolicy.Check.REQUEST_PROMPT : interactionPolicy.Check.NO_NEED_TO_PROMPT,
+    ),
+  );
+  return policy;
+}
+
+// The OAuth 2.1 authorization server the MCP server runs (oidc-provider): public clients registered dynamically
+// (RFC 7591) or known by a client ID metadata document, the authorization code with PKCE S256 only, refresh
+// tokens rotated at every use, and one resource, the MCP URL (RFC 8707), as every access token's audience. Its
+// access tokens are opaque and stored (core/oauth/server/storage.ts), so revoking a grant, a key or a tenant
+// ends them at once. Its state is in Postgres: any replica answers any step.
+export function createAuthorizationServer(config: Config, db: Db, pages: AuthorizationServerPages): Provider {
+  const signingKey = config.oauth.signingKey;
+  if (!signingKey) throw new Error("the built-in authorization server needs OAUTH_SIGNING_KEY");
+  const resource = mcpResourceUrl(config);
+  const configuration: Configuration = {
+    adapter: (name: string) => new OauthStorage(db, name),
+    jwks: { keys: [{ ...signingKey, use: "sig" }] },
+    cookies: {
+      keys: cookieKeys(signingKey),
+      names: { session: "svc_oauth_session", interaction: "svc_oauth_interaction", resume: "svc_oauth_resume" },
+      long: { httpOnly: true, sameSite: "lax", signed: true },
+      short: { httpOnly: true, sameSite: "lax", signed: true },
+    },
+    routes: AUTHORIZATION_SERVER_ROUTES,
+    interactions: { url: (_ctx, interaction) => `${INTERACTION_PATH}/${interaction.uid}`, policy: loginPolicy() },
+    async findAccount(_ctx, id) {
+      const account = await findKeyAccount(db, id);
+      return account ? { accountId: id, claims: () => ({ sub: id }) } : undefined;
+    },
+    renderError: (ctx, out) => pages.renderError(ctx, out),
+    // Public clients only: a host on a person's machine or in a browser has nowhere to keep a secret.
+    clientAuthMethods: ["none"],
+    clientDefaults: {
+      grant_types: ["authorization_code", "refresh_token"],
+      response_types: ["code"],
+      token_endpoint_auth_method: "none",
+      id_token_signed_response_alg: "ES256",
+    },
+    enabledJWA: { idTokenSigningAlgValues: ["ES256"] },
+    responseTypes: ["code"],
+    pkce: { required: () => true },
+    // The MCP scopes are the resource's (getResourceServerInfo below); listed here too because clients register with
+    // them (RFC 7591 `scope`) and read them from this server's metadata.
+    scopes: ["offline_access", ...SCOPES],
+    // A refresh token to every client allowed the grant, whether or not it asked offline_access: MCP hosts keep
+    // their connection across days and differ in whether they ask.
+    issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed("refresh_token"),
+    rotateRefreshToken: true,
+    ttl: {
+      AccessToken: 60 * MINUTE,
+      AuthorizationCode: MINUTE,
+      RefreshToken: 30 * DAY,
+      Grant: 90 * DAY,
+      Interaction: 30 * MINUTE,
+      Session: 60 * MINUTE,
+      IdToken: 60 * MINUTE,
+    },
+    features: {
+      devInteractions: { enabled: false },
+      registration: { enabled: true, initialAccessToken: false, issueRegistrationAccessToken: false },
+      revocation: { enabled: true },
+      userinfo: { enabled: false },
+      rpInitiatedLogout: { enabled: false },
+      pushedAuthorizationRequests: { enabled: false },
+      // Sender-constrained tokens would need the MCP server to check DPoP proofs, which it does not.
+      dPoP: { enabled: false },
+      clientIdMetadataDocument: { enabled: true, ack: "draft-02" },
+      resourceIndicators: {
+        enabled: true,
+        defaultResource: () => resource,
+        useGrantedResource: () => true,
+        getResourceServerInfo: (_ctx, indicator) => {
+          if (indicator !== resource) throw new errors.InvalidTarget(`the only resource here is ${resource}`);
+          return { scope: SCOPES.join(" "), audience: resource, accessTokenFormat: "opaque", accessTokenTTL: 60 * MINUTE };
+        },
+      },
+    },
+  };
+  const provider = new Provider(localIssuer(config), configuration);
+  // A registration that names no token_endpoint_auth_method is registered public (clientDefaults) but still handed
+  // a secret, since oidc-provider decides on a secret from the request as sent; a client given one might use it,
+  // which its registered method would refuse.
+  provider.use(async (ctx, next) => {
+    await next();
+    const body = ctx.body as { token_endpoint_auth_method?: string; client_secret?: string; client_secret_expires_at?: number } | undefined;
+    if (ctx.oidc?.route === "registration" && body?.token_endpoint_auth_method === "none") {
+      delete body.client_secret;
+      delete body.client_secret_expires_at;
+    }
+  });
+  // Behind a load balancer that ends TLS, the forwarded protocol tells it the request came over HTTPS (for secure
+  // cookies).
+  provider.proxy = true;
+  // Redirect URIs match exactly, byte for byte: oidc-provider would let a native client's loopback redirect take
+  // any port (RFC 8252 §7.3), but every registration here names its own.
+  provider.Client.prototype.redirectUriAllowed = function (this: { redirectUris?: string[] }, value: string) {
+    return (this.redirectUris ?? []).includes(value);
+  };
+  return provider;
+}

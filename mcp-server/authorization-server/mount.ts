@@ -1,0 +1,51 @@
+import type { FastifyInstance, HTTPMethods } from "fastify";
+import { AUTHORIZATION_SERVER_ROUTES, createAuthorizationServer, dropExpiredOauthRecords, type Core } from "../../core/index.js";
+import { registerInteractionRoutes } from "./interactions.js";
+import { pageHeaders } from "./page-headers.js";
+import { loadPageStyle } from "./page-style.js";
+import { errorPage } from "./pages.js";
+
+const DISCOVERY = "/.well-known/openid-configuration";
+// Expired codes, tokens, sessions and interactions already read as absent; each replica drops them now and then.
+const SWEEP_INTERVAL_MS = 10 * 60_000;
+
+// The built-in authorization server on the MCP server's own origin (its issuer is MCP_PUBLIC_URL): oidc-provider
+// answers its endpoints, the sign-in and consent pages are ours. Its metadata is served at both well-known paths
+// of the issuer, RFC 8414's and OpenID Connect's, which MCP clients try in turn.
+export function mountAuthorizationServer(app: FastifyInstance, core: Core): void {
+  const style = loadPageStyle();
+  const provider = createAuthorizationServer(core.config, core.db, {
+    renderError(ctx, out) {
+      ctx.set(pageHeaders(style));
+      const message = out.error_description ?? out.error;
+      ctx.body = errorPage(style, "This authorization cannot go on", message);
+    },
+  });
+  const serve = provider.callback();
+  const forward = (url: string, methods: HTTPMethods[], rewrite?: string) =>
+    app.route({
+      method: methods,
+      url,
+      // oidc-provider reads the request itself: the reply is taken over before Fastify would parse a body.
+      onRequest: async (request, reply) => {
+        reply.hijack();
+        reply.raw.setHeader("x-request-id", request.id);
+        if (rewrite) request.raw.url = `${rewrite}${request.raw.url?.slice(url.length) ?? ""}`;
+        await serve(request.raw, reply.raw);
+      },
+      handler: async () => undefined,
+    });
+  forward(DISCOVERY, ["GET", "OPTIONS"]);
+  forward("/.well-known/oauth-authorization-server", ["GET", "OPTIONS"], DISCOVERY);
+  forward(AUTHORIZATION_SERVER_ROUTES.authorization, ["GET", "POST"]);
+  forward(`${AUTHORIZATION_SERVER_ROUTES.authorization}/:uid`, ["GET"]);
+  for (const route of [AUTHORIZATION_SERVER_ROUTES.token, AUTHORIZATION_SERVER_ROUTES.registration, AUTHORIZATION_SERVER_ROUTES.revocation]) {
+    forward(route, ["POST", "OPTIONS"]);
+  }
+  registerInteractionRoutes(app, core, provider, style);
+  const sweep = setInterval(() => {
+    dropExpiredOauthRecords(core.db).catch((error: unknown) => core.log.warn({ err: error }, "expired oauth records not dropped"));
+  }, SWEEP_INTERVAL_MS);
+  sweep.unref();
+  app.addHook("onClose", async () => clearInterval(sweep));
+}
