@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "../db/client.js";
+import { retryOnLostConnection } from "../db/lost-connection.js";
 import { apiKeys, tenants } from "../db/schema/index.js";
 import { ServiceError } from "../errors/index.js";
 import { hashApiKey, parseApiKey } from "./api-key-format.js";
@@ -14,19 +15,23 @@ export interface Authenticator {
   config: { region: string };
 }
 
+// A read, so asked again when its connection was lost: the lost connection that makes every process forget the
+// principals it kept (principal-cache.ts) is what sends the next requests here, all at once.
 async function loadPrincipal(db: Db, keyHash: string): Promise<Principal> {
-  const rows = await db
-    .select({
-      apiKeyId: apiKeys.id,
-      keyStatus: apiKeys.status,
-      areas: apiKeys.areas,
-      tenantId: tenants.id,
-      tenantStatus: tenants.status,
-    })
-    .from(apiKeys)
-    .innerJoin(tenants, eq(tenants.id, apiKeys.tenantId))
-    .where(eq(apiKeys.keyHash, keyHash))
-    .limit(1);
+  const rows = await retryOnLostConnection(() =>
+    db
+      .select({
+        apiKeyId: apiKeys.id,
+        keyStatus: apiKeys.status,
+        areas: apiKeys.areas,
+        tenantId: tenants.id,
+        tenantStatus: tenants.status,
+      })
+      .from(apiKeys)
+      .innerJoin(tenants, eq(tenants.id, apiKeys.tenantId))
+      .where(eq(apiKeys.keyHash, keyHash))
+      .limit(1),
+  );
   const row = rows[0];
   if (!row || row.keyStatus !== "active") {
     throw new ServiceError("invalid_api_key", "The API key is unknown or has been revoked.");

@@ -1,18 +1,20 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "../db/client.js";
+import { retryOnLostConnection } from "../db/lost-connection.js";
 import type { BucketStore, RateLimitDefaults, StoredCount, TenantBudgets } from "./counter.js";
 import { budgetsOf } from "./tenant-limits.js";
 
 // The counts in an unlogged table of the service's database, so a commit waits for no flush. One statement per
 // exchange adds each bucket's hits and reads the tenants' own budgets. Every statement locks its buckets in the
 // same (sorted) order, so the hot rows of a busy tenant are never deadlocked across processes. Time is the
-// database's, which every server process shares.
+// database's, which every server process shares. A statement whose connection was lost is sent once more: were
+// its first run committed with only the answer lost, its hits count twice, which errs towards refusing.
 export function postgresBucketStore(db: Db, defaults: RateLimitDefaults): BucketStore {
   const window = sql`make_interval(secs => ${defaults.windowSeconds}::int)`;
   return {
     async add(increments, tenantIds) {
       const input = [...increments].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([bucket, n]) => ({ bucket, n }));
-      const rows = await db.execute<{
+      const rows = await retryOnLostConnection(() => db.execute<{
         counts: { bucket: string; hits: number; reset_ms: number }[] | null;
         budgets: { tenant_id: string; per_key: number | null; per_tenant: number | null }[] | null;
       }>(sql`
@@ -30,7 +32,7 @@ export function postgresBucketStore(db: Db, defaults: RateLimitDefaults): Bucket
           (select jsonb_agg(jsonb_build_object('bucket', bucket, 'hits', hits, 'reset_ms', reset_ms)) from counted) as counts,
           (select jsonb_agg(jsonb_build_object('tenant_id', tenant_id, 'per_key', per_key, 'per_tenant', per_tenant))
              from tenant_rate_limits
-            where tenant_id = any(array(select jsonb_array_elements_text(${JSON.stringify(tenantIds)}::jsonb)))) as budgets`);
+            where tenant_id = any(array(select jsonb_array_elements_text(${JSON.stringify(tenantIds)}::jsonb)))) as budgets`));
       const row = rows[0];
       if (!row) throw new Error("the rate-limit statement returned no row");
       const buckets = new Map<string, StoredCount>((row.counts ?? []).map((c) => [c.bucket, { hits: c.hits, resetMs: c.reset_ms }]));

@@ -12,7 +12,9 @@ import { bucketsOf, type RateLimitSubject, type WindowCount } from "./decision.j
 // The bounded overshoot: within one process counts are exact; what other processes allowed since this one's last
 // exchange is unseen, so across processes a budget can be exceeded by at most the requests the other processes
 // accept within syncMs. RATE_LIMIT_SYNC_MS=0 makes every request wait for an exchange (exact across processes, one
-// statement per turn of the event loop). Hits counted here but lost with a failed exchange are not counted again.
+// statement per turn of the event loop). The hits of a failed exchange go with the next one: its requests were
+// answered, whether refused for the failure or let through uncounted (core/rate-limits/limiter.ts), and what the
+// latter overshoot is counted against their budgets as soon as the store answers again.
 
 const MAX_BUCKETS = 100_000;
 
@@ -94,10 +96,11 @@ export function syncedCounter(store: BucketStore, syncMs: number): RateLimitCoun
     tenantsCounted = new Set();
     const startedAt = Date.now();
     const fail = (error: unknown) => {
-      // The buckets must meet the store again before they are counted here; hits counted since stay for the next
-      // exchange, whose waiting requests know their place among them.
+      // The buckets must meet the store again before they are counted here. Hits counted since stay for the next
+      // exchange, whose waiting requests know their place among them; this exchange's join them, after.
       for (const bucket of increments.keys()) {
         const state = stateOf(bucket);
+        state.unsent += state.sending;
         state.sending = 0;
         state.syncedAt = 0;
       }

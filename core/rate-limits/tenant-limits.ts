@@ -1,5 +1,6 @@
 import { eq, sql } from "drizzle-orm";
 import type { Db } from "../db/client.js";
+import { retryOnLostConnection } from "../db/lost-connection.js";
 import { tenantRateLimits, tenants } from "../db/schema/index.js";
 import { ServiceError } from "../errors/index.js";
 import { isValidBudget } from "./decision.js";
@@ -32,13 +33,16 @@ export function budgetsOf(defaults: RateLimitDefaults, own: { perKey: number | n
   return { perKey: own?.perKey ?? defaults.perKey, perTenant: own?.perTenant ?? defaults.perTenant };
 }
 
-// The budgets that apply to a tenant's requests, for a store that keeps no tenant data.
+// The budgets that apply to a tenant's requests, for a store that keeps no tenant data. A read, so asked again
+// when its connection was lost.
 export async function tenantBudgets(db: Db, defaults: RateLimitDefaults, tenantId: string): Promise<TenantBudgets> {
-  const rows = await db
-    .select({ perKey: tenantRateLimits.perKey, perTenant: tenantRateLimits.perTenant })
-    .from(tenantRateLimits)
-    .where(eq(tenantRateLimits.tenantId, tenantId))
-    .limit(1);
+  const rows = await retryOnLostConnection(() =>
+    db
+      .select({ perKey: tenantRateLimits.perKey, perTenant: tenantRateLimits.perTenant })
+      .from(tenantRateLimits)
+      .where(eq(tenantRateLimits.tenantId, tenantId))
+      .limit(1),
+  );
   return budgetsOf(defaults, rows[0]);
 }
 

@@ -1,5 +1,6 @@
 import { BalanceMoved, balanceMovedFrom, insufficientBalance, readBalances, recordHoldEntries, takeHolds } from "../credits/ledger.js";
 import type { AdmissionSql, DirectSql } from "../db/client.js";
+import { retryOnLostConnection } from "../db/lost-connection.js";
 import { oneStatement, type WriteStep } from "../db/one-statement.js";
 import { pipelinedTransaction } from "../db/pipelined-transaction.js";
 import { ServiceError } from "../errors/index.js";
@@ -38,14 +39,17 @@ const keyOf = (claim: { tenantId: string; key: string }) => `${claim.tenantId}\u
 
 // Judged again from fresh reads when another transaction took from a tenant's balance meanwhile (BalanceMoved):
 // the second reading sees that transaction committed. Past MAX_JUDGEMENTS the batch fails and the group commit
-// admits its members one by one.
+// admits its members one by one. A judgement whose connection was lost is made once more on another: a batch
+// alone has no members to be admitted one by one, and both of its connections are lost together when the
+// database ends every session. Judging twice is safe: a first judgement that committed with only its answer lost
+// left the keys stored, and the second answers their tasks as replays.
 const MAX_JUDGEMENTS = 3;
 
 export async function admitBatch(direct: DirectSql, admissions: readonly Admission[]): Promise<AdmissionResult[]> {
   if (await admitAsWritten(direct, admissions)) return admissions.map((admission) => ({ kind: "admitted", row: admission.row }));
   for (let judgement = 1; ; judgement++) {
     try {
-      return await judgeAndWrite(direct, admissions);
+      return await retryOnLostConnection(() => judgeAndWrite(direct, admissions));
     } catch (error) {
       if (!(error instanceof BalanceMoved) || judgement >= MAX_JUDGEMENTS) throw error;
     }
