@@ -384,39 +384,6 @@ describe("the consent page", () => {
   });
 });
 
-describe("the sign-in page", () => {
-  it("never echoes a key, refuses forms from elsewhere, and stops an address after repeated failures", async () => {
-    const page = browser.page;
-    await page.context().clearCookies();
-    await page.goto(String(authorizeUrl({ clientId: await register(), challenge: pkce().challenge })));
-    const wrong = `sk_us_${"Q".repeat(32)}`;
-    await page.getByLabel("API key of your account").fill(wrong);
-    await page.getByRole("button", { name: "Sign in" }).click();
-    expect(await page.getByRole("alert").textContent()).toBe("That API key is unknown or has been revoked.");
-    expect(await page.getByLabel("API key of your account").getAttribute("aria-invalid")).toBe("true");
-    expect(await page.getByLabel("API key of your account").inputValue()).toBe("");
-    expect(await page.content()).not.toContain("Q".repeat(32));
-    await pageScreenshot(page, "sign-in-refused");
-
-    const action = endpoint((await page.locator("form").getAttribute("action")) as string);
-    const csrf = await page.locator('input[name="csrf"]').inputValue();
-    expect((await page.request.post(action, { form: { api_key: m.h.apiKey } })).status()).toBe(403);
-    expect((await page.request.post(action, { form: { api_key: m.h.apiKey, csrf }, headers: { origin: "https://evil.example" } })).status()).toBe(403);
-
-    // Failures of earlier tests in this file count too: at most FAILED_SIGN_INS from one address, then 429.
-    const statuses: number[] = [];
-    while (statuses.length <= FAILED_SIGN_INS && statuses.at(-1) !== 429) {
-      statuses.push((await page.request.post(action, { form: { api_key: wrong, csrf } })).status());
-    }
-    expect(statuses.at(-1)).toBe(429);
-    expect(statuses.slice(0, -1).every((status) => status === 401)).toBe(true);
-    const stopped = await page.request.post(action, { form: { api_key: m.h.apiKey, csrf } });
-    expect(stopped.status()).toBe(429);
-    expect(Number(stopped.headers()["retry-after"])).toBeGreaterThan(0);
-    expect(await stopped.text()).toContain("Too many failed sign-ins from your address");
-  });
-});
-
 describe("step-up with MCP_SCOPE_CHALLENGE", () => {
   it("a call lacking its scope is answered HTTP 403 naming the scope, and the SDK client re-authorizes for it", async () => {
     const port = await freePort();
@@ -450,10 +417,12 @@ describe("step-up with MCP_SCOPE_CHALLENGE", () => {
       const transport = new StreamableHTTPClientTransport(new URL(server.url), { authProvider: host });
       const client = new Client({ name: "host", version: "1" });
       await client.connect(transport);
-      host.authorizationUrl = null;
+      const narrowedUrl = host.authorizationUrl;
       await expect(client.callTool(speech())).rejects.toBeInstanceOf(UnauthorizedError);
-      expect(host.authorizationUrl?.searchParams.get("scope")?.split(" ")).toContain("speech:write");
-      const stepped = await signInAsPerson(browser.page, host.authorizationUrl as URL, m.h.apiKey, callback);
+      const steppedUrl = host.authorizationUrl as URL;
+      expect(steppedUrl).not.toBe(narrowedUrl);
+      expect(steppedUrl.searchParams.get("scope")?.split(" ")).toContain("speech:write");
+      const stepped = await signInAsPerson(browser.page, steppedUrl, m.h.apiKey, callback);
       await transport.finishAuth(stepped.get("code") as string, stepped.get("iss") ?? undefined);
       const created = (await client.callTool(speech())) as Any;
       expect(created.isError, JSON.stringify(created.structuredContent)).toBeFalsy();
@@ -461,5 +430,39 @@ describe("step-up with MCP_SCOPE_CHALLENGE", () => {
     } finally {
       await server.close();
     }
+  });
+});
+
+// Last in the file: its failures stop sign-ins from this address for a minute.
+describe("the sign-in page", () => {
+  it("never echoes a key, refuses forms from elsewhere, and stops an address after repeated failures", async () => {
+    const page = browser.page;
+    await page.context().clearCookies();
+    await page.goto(String(authorizeUrl({ clientId: await register(), challenge: pkce().challenge })));
+    const wrong = `sk_us_${"Q".repeat(32)}`;
+    await page.getByLabel("API key of your account").fill(wrong);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    expect(await page.getByRole("alert").textContent()).toBe("That API key is unknown or has been revoked.");
+    expect(await page.getByLabel("API key of your account").getAttribute("aria-invalid")).toBe("true");
+    expect(await page.getByLabel("API key of your account").inputValue()).toBe("");
+    expect(await page.content()).not.toContain("Q".repeat(32));
+    await pageScreenshot(page, "sign-in-refused");
+
+    const action = endpoint((await page.locator("form").getAttribute("action")) as string);
+    const csrf = await page.locator('input[name="csrf"]').inputValue();
+    expect((await page.request.post(action, { form: { api_key: m.h.apiKey } })).status()).toBe(403);
+    expect((await page.request.post(action, { form: { api_key: m.h.apiKey, csrf }, headers: { origin: "https://evil.example" } })).status()).toBe(403);
+
+    // Failures of earlier tests in this file count too: at most FAILED_SIGN_INS from one address, then 429.
+    const statuses: number[] = [];
+    while (statuses.length <= FAILED_SIGN_INS && statuses.at(-1) !== 429) {
+      statuses.push((await page.request.post(action, { form: { api_key: wrong, csrf } })).status());
+    }
+    expect(statuses.at(-1)).toBe(429);
+    expect(statuses.slice(0, -1).every((status) => status === 401)).toBe(true);
+    const stopped = await page.request.post(action, { form: { api_key: m.h.apiKey, csrf } });
+    expect(stopped.status()).toBe(429);
+    expect(Number(stopped.headers()["retry-after"])).toBeGreaterThan(0);
+    expect(await stopped.text()).toContain("Too many failed sign-ins from your address");
   });
 });
