@@ -39,6 +39,9 @@ export async function startService(databaseUrl: string): Promise<RunningService>
     WORKER_PORT: String(workerPort),
     EMULATOR_PORT: String(emulatorPort),
     WORKER_CONCURRENCY: String(SETTINGS.workerConcurrency),
+    // Each phase's tasks are one tenant's: alone, it is given the whole worker, as a deployment serving one tenant
+    // would set it (TENANT_WORKER_SLOTS is half the worker by default, for fairness between tenants).
+    TENANT_WORKER_SLOTS: String(SETTINGS.workerConcurrency),
     // Request logs would measure the log sink as much as the service.
     LOG_LEVEL: "warn",
     // The load is far above any real budget; the limiter still counts every request, as deployed.

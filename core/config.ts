@@ -86,6 +86,7 @@ const envSchema = z.object({
   ARTIFACT_URL_SECRET: z.string().min(32, "must be at least 32 characters"),
   ARTIFACT_URL_TTL_SECONDS: z.coerce.number().int().positive().default(86_400),
   WORKER_CONCURRENCY: z.coerce.number().int().positive().default(16),
+  TENANT_WORKER_SLOTS: z.coerce.number().int().positive().optional(),
   PROVIDER_RETRY_BASE_MS: z.coerce.number().int().positive().default(1000),
   WORKER_POLL_INTERVAL_MS: z.coerce.number().int().positive().default(1000),
   CALLBACK_SECRET_ENCRYPTION_KEY: aes256Key,
@@ -168,6 +169,9 @@ export interface Config {
   artifactUrlSecret: string;
   artifactUrlTtlSeconds: number;
   workerConcurrency: number;
+  // How many worker slots one tenant's jobs hold at once, across every worker process: its executions (media
+  // resolution and vendor submission) and its callback deliveries (core/tasks/tenant-slots.ts).
+  tenantWorkerSlots: number;
   providerRetryBaseMs: number;
   // How often the worker looks for jobs scheduled in the future (callback retries, polls); new jobs wake it at once.
   workerPollIntervalMs: number;
@@ -279,6 +283,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     artifactUrlSecret: values.ARTIFACT_URL_SECRET,
     artifactUrlTtlSeconds: values.ARTIFACT_URL_TTL_SECONDS,
     workerConcurrency: values.WORKER_CONCURRENCY,
+    // Half of one worker's slots unless configured, so a second tenant always finds the other half free.
+    tenantWorkerSlots: values.TENANT_WORKER_SLOTS ?? Math.ceil(values.WORKER_CONCURRENCY / 2),
     providerRetryBaseMs: values.PROVIDER_RETRY_BASE_MS,
     workerPollIntervalMs: values.WORKER_POLL_INTERVAL_MS,
     callbackSecretKey: values.CALLBACK_SECRET_ENCRYPTION_KEY,

@@ -20,6 +20,7 @@ export { waitForTask, MAX_WAIT_SECONDS, type WaitOptions } from "./tasks/task-wa
 export { openTaskEventStream, parseLastEventId, type TaskStreamEvent } from "./tasks/task-event-stream.js";
 export { findTaskByIdempotencyKey, isIdempotencyKeyLookup } from "./tasks/idempotency-lookup.js";
 export { executeTask } from "./tasks/execute.js";
+export { parseExecuteJob } from "./tasks/execute-job.js";
 export { pollTask } from "./tasks/poll.js";
 export { sweepOverdueTasks } from "./tasks/sweep.js";
 export { creditBalanceView } from "./credits/view.js";

@@ -1,6 +1,6 @@
 import { EventEmitter } from "node:events";
 import { run, type JobHelpers, type Logger, type Runner, type Task, type TaskList, type WorkerEvents } from "graphile-worker";
-import { deliverCallback, executeTask, pollTask, sweepOverdueTasks, taskLogContext, type Core } from "../core/index.js";
+import { deliverCallback, executeTask, parseExecuteJob, pollTask, sweepOverdueTasks, taskLogContext, type Core } from "../core/index.js";
 import { withLostWorkerRecovery } from "./lost-worker-recovery.js";
 import { restartingRunner, type StallWatch } from "./restarting-runner.js";
 import { surviveUnrecordedJobEnds } from "./unrecorded-job-ends.js";
@@ -34,8 +34,8 @@ function observedJob(core: Core, job: string, body: JobBody): Task {
 export function taskList(core: Core): TaskList {
   return {
     execute_task: observedJob(core, "execute_task", async (payload, helpers) => {
-      const { task_id } = payload as { task_id: string };
-      await executeTask(core, task_id, helpers.abortSignal);
+      const { task_id, deferrals } = parseExecuteJob(payload);
+      await executeTask(core, { taskId: task_id, jobId: helpers.job.id, deferrals }, helpers.abortSignal);
     }),
     poll_task: observedJob(core, "poll_task", async (payload, helpers) => {
       const { task_id } = payload as { task_id: string };

@@ -3,8 +3,10 @@ import type { Db, DirectSql } from "../db/client.js";
 import { recordCallbackAttempt, type TaskEventRecorder } from "../observability/task-events.js";
 import { readTask } from "../tasks/task-reads.js";
 import { isTerminal } from "../tasks/state.js";
+import type { TaskRow } from "../tasks/repository.js";
+import { deferralDelayMs, releaseSlot, takeDeliverySlot } from "../tasks/tenant-slots.js";
 import { replaceCallbackState } from "./delivery-repository.js";
-import { enqueueDeliveryAttempt, parseDeliveryJob } from "./delivery-job.js";
+import { enqueueDeliveryAttempt, parseDeliveryJob, type DeliveryJob } from "./delivery-job.js";
 import { nextAttemptAt } from "./schedule.js";
 import { sendAttempt, type AttemptRuntime } from "./send-attempt.js";
 import { deliverySigning } from "../signing-keys/secrets.js";
@@ -14,18 +16,36 @@ import { callbackStateOf, IN_FLIGHT, type CallbackState } from "./state.js";
 export interface DeliveryRuntime extends AttemptRuntime, TaskEventRecorder {
   db: Db;
   reads: DirectSql;
-  config: Pick<Config, "publicBaseUrl" | "outboundAllowLoopbackHttp" | "callbackTimeoutMs" | "callbackRetryMinuteMs" | "callbackSecretKey">;
+  config: Pick<Config, "publicBaseUrl" | "outboundAllowLoopbackHttp" | "callbackTimeoutMs" | "callbackRetryMinuteMs" | "callbackSecretKey" | "tenantWorkerSlots">;
 }
 
 // One run of the deliver_callback job: one attempt, its outcome recorded on the task, and on failure the next
 // attempt enqueued at its time in the same transaction. A job that finds its attempt already recorded (a duplicate,
-// or one overtaken by a redelivery) does nothing.
+// or one overtaken by a redelivery) does nothing. The attempt holds a worker slot of the task's tenant
+// (core/tasks/tenant-slots.ts): with every slot taken it is put off a few seconds, so a receiver that takes its
+// whole time on every delivery delays its own tenant's callbacks only.
 export async function deliverCallback(core: DeliveryRuntime, payload: unknown, signal: AbortSignal): Promise<void> {
   const job = parseDeliveryJob(payload);
   const task = await readTask(core.reads, job.task_id);
   const state = task ? callbackStateOf(task) : null;
   if (!task || !task.callbackUrl || !isTerminal(task.status) || !state) return;
   if (state.attempt_count !== job.attempt - 1 || !IN_FLIGHT.includes(state.status)) return;
+  const deferrals = job.deferrals ?? 0;
+  if (!(await takeDeliverySlot(core.db, task.id, core.config.tenantWorkerSlots, core.clock()))) {
+    await enqueueDeliveryAttempt(core.db, { ...job, deferrals: deferrals + 1 }, new Date(core.clock().getTime() + deferralDelayMs(deferrals)));
+    core.metrics.slotDeferrals.inc({ job: "deliver_callback" });
+    return;
+  }
+  try {
+    await attemptDelivery(core, job, task, state, signal);
+  } catch (error) {
+    // As in an execution (core/tasks/execute.ts): the job runs again later and takes a slot then.
+    await releaseSlot(core.db, task.id).catch(() => undefined);
+    throw error;
+  }
+}
+
+async function attemptDelivery(core: DeliveryRuntime, job: DeliveryJob, task: TaskRow, state: CallbackState, signal: AbortSignal): Promise<void> {
 
   let error: string | null;
   let final = !job.retries;
@@ -55,4 +75,6 @@ export async function deliverCallback(core: DeliveryRuntime, payload: unknown, s
     return updated;
   });
   if (saved) recordCallbackAttempt(core, task, recorded);
+  // Another job recorded this attempt first (a duplicate): the slot this one held goes back on its own.
+  else await releaseSlot(core.db, task.id);
 }

@@ -4,10 +4,13 @@ import { enqueueJob } from "../jobs/enqueue.js";
 
 // One `deliver_callback` job is one attempt. `retries` says whether a failure schedules the next attempt of
 // SPEC.md's series (true for the series that starts when the task ends, false for a redelivery on request).
+// `deferrals` counts how often the attempt found every worker slot of its tenant taken and was put off
+// (core/tasks/tenant-slots.ts).
 const deliveryJobSchema = z.object({
   task_id: z.string().min(1),
   attempt: z.number().int().positive(),
   retries: z.boolean(),
+  deferrals: z.number().int().min(0).optional(),
 });
 
 export type DeliveryJob = z.infer<typeof deliveryJobSchema>;

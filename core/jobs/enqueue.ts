@@ -15,16 +15,17 @@ export interface JobOptions {
 }
 
 // Jobs are added with graphile-worker's SQL function inside the caller's transaction, so a task and its job
-// commit together or not at all.
-export async function enqueueJob(tx: Executor, name: JobName, payload: Record<string, unknown>, options: JobOptions = {}) {
-  await tx.execute(sql`
-    select graphile_worker.add_job(
+// commit together or not at all. Answers the job's id (what a task's execution token names).
+export async function enqueueJob(tx: Executor, name: JobName, payload: Record<string, unknown>, options: JobOptions = {}): Promise<string> {
+  const rows = await tx.execute<{ id: string }>(sql`
+    select (graphile_worker.add_job(
       ${name}::text,
       ${JSON.stringify(payload)}::json,
       run_at := ${options.runAt ? options.runAt.toISOString() : null}::timestamptz,
       max_attempts := ${options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS}::int,
       job_key := ${options.jobKey ?? null}::text
-    )`);
+    )).id::text as id`);
+  return (rows[0] as { id: string }).id;
 }
 
 // Many jobs of one kind, without keys, added by one INSERT into graphile-worker's job table, inside a transaction on

@@ -11,6 +11,7 @@ export interface ServiceMetrics extends HttpMetrics {
   providerFailures: Counter<"family" | "code">;
   catalogGaps: Counter<"family" | "model">;
   callbackDeliveries: Counter<"outcome">;
+  slotDeferrals: Counter<"job">;
   jobDuration: Histogram<"job" | "outcome">;
 }
 
@@ -54,6 +55,12 @@ export function createServiceMetrics(): ServiceMetrics {
       name: "svc_callback_deliveries_total",
       help: "Callback delivery attempts, by outcome: delivered, retrying (failed, another attempt scheduled) or failed (no more attempts)",
       labelNames: ["outcome"] as const,
+      registers: [registry],
+    }),
+    slotDeferrals: new Counter({
+      name: "svc_tenant_slot_deferrals_total",
+      help: "Jobs that found every worker slot of their tenant taken and were enqueued again for later, by job name",
+      labelNames: ["job"] as const,
       registers: [registry],
     }),
     jobDuration: new Histogram({

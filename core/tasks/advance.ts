@@ -8,6 +8,7 @@ import { finishSucceeded, finishUnsuccessfully, type FinishRuntime, type NewArti
 import { measuredUsage, outputOf, storeOutput, type OutputStoreRuntime } from "./outputs.js";
 import type { TaskRow } from "./repository.js";
 import { transitionTask } from "./state.js";
+import { SLOT_RELEASED } from "./tenant-slots.js";
 import { taskLogFields } from "../observability/task-events.js";
 
 const MAX_TRANSIENT_ATTEMPTS = 6;
@@ -43,6 +44,8 @@ export async function applyOutcome(core: OutcomeRuntime, task: TaskRow, outcome:
   if (outcome.status === "pending") {
     const runAt = new Date(core.clock().getTime() + outcome.pollAfterMs);
     await core.db.transaction(async (tx) => {
+      // The execution (if this is its answer) is over: its slot goes back, and no execute job may start the task
+      // again; its polls carry it from here.
       const updated = await transitionTask(tx, task.id, "advance", {
         providerRef: outcome.ref,
         progress: {
@@ -50,6 +53,8 @@ export async function applyOutcome(core: OutcomeRuntime, task: TaskRow, outcome:
           stage: "generating",
           message: outcome.progress?.message ?? `${task.resolvedModel} is working`,
         },
+        ...SLOT_RELEASED,
+        executionToken: null,
       });
       if (updated) await enqueueJob(tx, "poll_task", { task_id: task.id }, { runAt, jobKey: pollJobKey(task.id) });
     });
@@ -98,12 +103,18 @@ export async function applyFailure(core: FailureRuntime, task: TaskRow, error: T
   const retryAt = new Date(core.clock().getTime() + backoffMs(core.config.providerRetryBaseMs, task.attempts, error.retryAfterMs));
   if (error.transient && task.attempts < MAX_TRANSIENT_ATTEMPTS && retryAt < task.deadlineAt) {
     await core.db.transaction(async (tx) => {
+      // A retried execution waits without its slot, and only the retry's job may start the task again.
       const updated = await transitionTask(tx, task.id, "advance", {
         attempts: task.attempts + 1,
         progress: { percent: 5, stage: "retrying", message: `${error.code}: ${error.message}; retrying at ${retryAt.toISOString()}` },
+        ...SLOT_RELEASED,
       });
-      if (updated) {
-        await enqueueJob(tx, job, { task_id: task.id }, { runAt: retryAt, ...(job === "poll_task" ? { jobKey: pollJobKey(task.id) } : {}) });
+      if (!updated) return;
+      if (job === "poll_task") {
+        await enqueueJob(tx, job, { task_id: task.id }, { runAt: retryAt, jobKey: pollJobKey(task.id) });
+      } else {
+        const retry = await enqueueJob(tx, job, { task_id: task.id }, { runAt: retryAt });
+        await transitionTask(tx, task.id, "advance", { executionToken: retry });
       }
     });
     return;

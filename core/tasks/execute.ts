@@ -10,10 +10,12 @@ import { ensureMediaResolved, inputForVendor } from "./media-inputs.js";
 import { finishUnsuccessfully } from "./finish.js";
 import { readTask } from "./task-reads.js";
 import { isTerminal } from "./state.js";
-import type { TaskStarts } from "./task-starts.js";
+import type { StartRequest, TaskStarts } from "./task-starts.js";
+import { releaseSlot } from "./tenant-slots.js";
 
 // The parts of the runtime an execution uses: the task's reading and start, the adapters, the resolution of its
-// media inputs and the signer of their URLs, and what applying the vendor's answer uses.
+// media inputs and the signer of their URLs, and what applying the vendor's answer uses (its metrics count
+// deferrals too).
 export interface ExecuteRuntime extends OutcomeRuntime, FailureRuntime, MediaResolutionRuntime {
   reads: DirectSql;
   starts: Pick<TaskStarts, "start">;
@@ -22,15 +24,23 @@ export interface ExecuteRuntime extends OutcomeRuntime, FailureRuntime, MediaRes
   config: Pick<Config, "providers" | "outboundAllowLoopbackHttp" | "providerRetryBaseMs" | "mediaFetchTimeoutMs" | "mediaFetchPace" | "mediaInputMaxBytes">;
 }
 
-// One run of the execute_task job: submit to the vendor. Safe to run again after a crash: a terminal task is left
-// alone, and each finish is guarded so that a task ends exactly once.
-export async function executeTask(core: ExecuteRuntime, taskId: string, signal: AbortSignal): Promise<void> {
+// One run of the execute_task job `jobId`: take a slot of the task's tenant and submit to the vendor, or, with
+// every slot taken, leave the task to the job the start enqueued for later. Safe to run again after a crash: only
+// the job the task names may start it, a terminal task is left alone, and each finish is guarded so that a task
+// ends exactly once. The work's ending (a poll scheduled, a retry, a finish) gives the slot back in its statement.
+export async function executeTask(core: ExecuteRuntime, job: StartRequest, signal: AbortSignal): Promise<void> {
+  const { taskId } = job;
+  const started = await core.starts.start(job);
+  if (started?.kind === "deferred") {
+    core.metrics.slotDeferrals.inc({ job: "execute_task" });
+    return;
+  }
   // Judged after the start, whose group took its time then: a deadline the start found passed is passed here too.
-  const running = (await core.starts.start(taskId)) ?? (await refuseToStart(core, taskId, core.clock()));
+  const running = started?.row ?? (await refuseToStart(core, taskId, core.clock()));
   if (!running) return;
-  const adapter = core.providers.get(running.providerFamily);
-  if (!adapter) throw new Error(`task ${taskId} started without an adapter for ${running.providerFamily}`);
   try {
+    const adapter = core.providers.get(running.providerFamily);
+    if (!adapter) throw new Error(`task ${taskId} started without an adapter for ${running.providerFamily}`);
     const media = await ensureMediaResolved(core, running);
     const input = inputForVendor(running, media, core.signer, core.clock());
     const outcome = await adapter.submit({ taskId, capability: running.capability, model: running.resolvedModel, input }, signal);
@@ -38,7 +48,12 @@ export async function executeTask(core: ExecuteRuntime, taskId: string, signal: 
   } catch (error) {
     if (error instanceof ProviderFailure) await applyFailure(core, running, error, "execute_task");
     else if (error instanceof ServiceError) await applyFailure(core, running, taskFailureOf(error), "execute_task");
-    else throw error;
+    else {
+      // graphile-worker runs this job again after its backoff, taking a slot then; the tenant's slot is not held
+      // meanwhile. When the database is what failed, the release fails too and the slot's lease runs out instead.
+      await releaseSlot(core.db, taskId).catch(() => undefined);
+      throw error;
+    }
   }
 }
 

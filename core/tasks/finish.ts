@@ -8,6 +8,7 @@ import type { StoredError, StoredUsage } from "./envelope.js";
 import type { TaskEnding } from "./finish-batch.js";
 import type { TaskRow } from "./repository.js";
 import { TASK_TRANSITIONS, transitionTask, type TransitionChanges } from "./state.js";
+import { SLOT_RELEASED } from "./tenant-slots.js";
 
 export interface NewArtifact {
   id: string;
@@ -32,7 +33,8 @@ function zeroUsage(): StoredUsage {
 
 // Each terminal transition is one transaction (shared with the endings that happen meanwhile, see
 // core/tasks/finish-batch.ts): state, output or error, the credit settlement, the capability's finish hook and
-// the finish participants (the callback's first delivery attempt) commit together. The status guard and the ledger's unique settlement index each make a second finish a
+// the finish participants (the callback's first delivery attempt) commit together, and the task's worker slot
+// (core/tasks/tenant-slots.ts) goes back. The status guard and the ledger's unique settlement index each make a second finish a
 // no-op.
 
 export async function finishSucceeded(
@@ -44,6 +46,7 @@ export async function finishSucceeded(
     const now = core.clock();
     const captured = BigInt(result.usage.total_micro);
     const row = await transitionTask(tx, taskId, "succeed", {
+      ...SLOT_RELEASED,
       output: result.output,
       usage: result.usage,
       completedAt: now,
@@ -74,6 +77,7 @@ export async function finishUnsuccessfully(
     const now = core.clock();
     const status = TASK_TRANSITIONS[ending].to;
     const row = await transitionTask(tx, taskId, ending, {
+      ...SLOT_RELEASED,
       ...changes,
       error,
       usage: zeroUsage(),

@@ -4,6 +4,7 @@ import { DEADLINE_PASSED } from "./advance.js";
 import { finishUnsuccessfully, type FinishRuntime } from "./finish.js";
 import { OPEN_STATUSES } from "./state.js";
 import { taskRowOf } from "./task-rows.js";
+import { expireSlots } from "./tenant-slots.js";
 import { stopVendorJob, type VendorStopRuntime } from "./vendor-stop.js";
 
 const TASK_EVENTS_KEPT_MS = 24 * 60 * 60 * 1000;
@@ -16,7 +17,8 @@ export interface SweepRuntime extends FinishRuntime, VendorStopRuntime {
 
 // Periodic safety net: any open task past its deadline ends failed with model_timeout and a full refund,
 // whatever happened to its jobs, and then its job at the vendor is stopped, as the poll that would have found it
-// overdue stops it (by whichever of the two ended it); expired idempotency keys are dropped, and task events (core/tasks/task-event-stream.ts) a
+// overdue stops it (by whichever of the two ended it); worker slots whose jobs never gave them back are freed
+// (core/tasks/tenant-slots.ts); expired idempotency keys are dropped, and task events (core/tasks/task-event-stream.ts) a
 // day old: a stream resumed later starts from the task as it stands.
 export async function sweepOverdueTasks(core: SweepRuntime, signal: AbortSignal = new AbortController().signal): Promise<number> {
   const now = core.clock();
@@ -29,6 +31,7 @@ export async function sweepOverdueTasks(core: SweepRuntime, signal: AbortSignal 
     ended++;
     await stopVendorJob(core, task, signal);
   }
+  await expireSlots(core.db, now);
   await core.db.execute(sql`delete from idempotency_keys where expires_at <= ${now.toISOString()}`);
   await core.db.execute(sql`delete from task_events where created_at <= ${new Date(now.getTime() - TASK_EVENTS_KEPT_MS).toISOString()}`);
   return ended;

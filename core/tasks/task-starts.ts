@@ -5,44 +5,123 @@ import type { Clock } from "../clock.js";
 import type { VendorFamily } from "../vendor-families.js";
 import { TASK_TRANSITIONS } from "./state.js";
 import { taskRowOf, type TaskRow } from "./task-rows.js";
+import { deferralDelayMs, retryingSlotRaces, SLOT_LEASE_MS } from "./tenant-slots.js";
 
 type RawRow = Record<string, unknown>;
+
+// One execute job asking to start its task: the job's graphile-worker id, and how often it was deferred already.
+export interface StartRequest {
+  taskId: string;
+  jobId: string;
+  deferrals: number;
+}
+
+// What a start answers: the task as started, the task deferred (every slot of its tenant is taken; the job
+// enqueued to try again at its time has been handed the task), or null when the task cannot start at all.
+export type StartOutcome = { kind: "started"; row: TaskRow } | { kind: "deferred" } | null;
 
 // The tasks whose execute jobs start in one turn of the event loop start in one statement (core/db/
 // batched-lookup.ts): the worker's jobs arrive in batches (its local queue) and free up together (endings commit in
 // groups), so most starts share one round trip and one commit. It is the state machine's `start`, written out for
-// the attempt count and the deadline: a task still open and within its deadline, of a family this process has an
-// adapter for, is marked running (counted as an attempt when it was queued; one found running was started by a
-// worker that died or by a retry). Each task is answered its row as started, or null when it was not.
+// the attempt count, the deadline, the tenant's slots and the job allowed to run the execution: a task still open
+// and within its deadline, of a family this process has an adapter for, asked by the job it belongs to (the
+// admission's while none has started it, otherwise the one named by `execution_token`), is marked running (counted
+// as an attempt when it was queued; one found running was started by this same job before its worker died) if its
+// tenant has a free slot (core/tasks/tenant-slots.ts; the highest first, which deliveries leave to executions), the
+// oldest tasks of a tenant first. A task whose tenant has
+// none is deferred in the same statement: a new execute job is added at a later run_at and made the task's
+// token, so only it can start the task, even if the asking job runs again after a crash.
 export class TaskStarts {
   private readonly starts: BatchedLookup<RawRow>;
+  private readonly asked = new Map<string, StartRequest>();
 
   // `db` runs the statement (prepared, core/db/client.ts `transitions`); `families` are those this process has
-  // adapters for; the clock gives the group its start time.
+  // adapters for; `slots` is each tenant's number of slots; the clock gives the group its start time.
   constructor(
     db: Db,
     private readonly families: () => readonly VendorFamily[],
     clock: Clock,
+    slots: number,
   ) {
-    this.starts = new BatchedLookup(async (ids) => {
-      const at = clock().toISOString();
+    this.starts = new BatchedLookup(async (keys) => {
+      const requests = keys.map((key) => this.asked.get(key) as StartRequest);
+      for (const key of keys) this.asked.delete(key);
+      const now = clock();
+      const at = now.toISOString();
+      const until = new Date(now.getTime() + SLOT_LEASE_MS).toISOString();
       const { from, to } = TASK_TRANSITIONS.start;
-      const rows = await db.execute<RawRow>(sql`
-        update tasks set
-          status = ${to},
-          started_at = coalesce(started_at, ${at}::timestamptz),
-          attempts = attempts + case when status = 'queued' then 1 else 0 end,
-          progress = jsonb_build_object('percent', 10, 'stage', 'submitted', 'message', 'sent to ' || resolved_model)
-        where id = any(${sql.param(ids)}::text[]) and status in ${[...from]} and deadline_at > ${at}::timestamptz
-          and provider_family = any(${sql.param(families())}::text[])
-        returning *`);
-      return new Map(rows.map((row) => [row.id as string, row]));
+      const rows = await retryingSlotRaces(() =>
+        db.execute<RawRow>(sql`
+          with asked as (
+            select * from unnest(
+              ${sql.param(requests.map((r) => r.taskId))}::text[],
+              ${sql.param(requests.map((r) => r.jobId))}::text[],
+              ${sql.param(requests.map((r) => r.deferrals + 1))}::int[],
+              ${sql.param(requests.map((r) => deferralDelayMs(r.deferrals)))}::int[]
+            ) as a(task_id, job_id, deferrals, delay_ms)
+          ), candidates as (
+            select distinct on (t.id) t.id, t.tenant_id, t.created_at, t.tenant_slot, a.job_id, a.deferrals, a.delay_ms
+            from asked as a join tasks as t on t.id = a.task_id
+            where t.status in ${[...from]} and t.deadline_at > ${at}::timestamptz
+              and t.provider_family = any(${sql.param(families())}::text[])
+              and (t.execution_token = a.job_id or (t.execution_token is null and t.status = 'queued'))
+            order by t.id, a.job_id
+          ), ranked as (
+            select c.*, case when c.tenant_slot is null
+              then row_number() over (partition by c.tenant_id, c.tenant_slot is null order by c.created_at, c.id) end as need
+            from candidates as c
+          ), free as (
+            select w.tenant_id, s.slot, row_number() over (partition by w.tenant_id order by s.slot desc) as n
+            from (select distinct tenant_id from ranked where need is not null) as w
+            cross join generate_series(1, ${slots}::int) as s(slot)
+            where not exists (select 1 from tasks as holder where holder.tenant_id = w.tenant_id and holder.tenant_slot = s.slot)
+          ), claims as (
+            select r.id, r.job_id, r.deferrals, r.delay_ms, coalesce(r.tenant_slot, f.slot) as slot
+            from ranked as r left join free as f on f.tenant_id = r.tenant_id and f.n = r.need
+          ), started as (
+            update tasks set
+              status = ${to},
+              started_at = coalesce(started_at, ${at}::timestamptz),
+              attempts = attempts + case when status = 'queued' then 1 else 0 end,
+              progress = jsonb_build_object('percent', 10, 'stage', 'submitted', 'message', 'sent to ' || resolved_model),
+              tenant_slot = c.slot,
+              tenant_slot_until = ${until}::timestamptz,
+              execution_token = c.job_id
+            from claims as c
+            where tasks.id = c.id and c.slot is not null and tasks.status in ${[...from]}
+              and (tasks.execution_token = c.job_id or (tasks.execution_token is null and tasks.status = 'queued'))
+            returning tasks.*
+          ), deferred_jobs as (
+            insert into graphile_worker._private_jobs (task_id, payload, run_at, max_attempts)
+            select (select id from graphile_worker._private_tasks where identifier = 'execute_task'),
+                   json_build_object('task_id', c.id, 'deferrals', c.deferrals),
+                   ${at}::timestamptz + c.delay_ms * interval '1 millisecond',
+                   25
+            from claims as c where c.slot is null
+            returning id, payload->>'task_id' as task_id
+          ), deferred as (
+            update tasks set execution_token = d.id::text
+            from deferred_jobs as d join claims as c on c.id = d.task_id
+            where tasks.id = d.task_id and tasks.status in ${[...from]}
+              and (tasks.execution_token = c.job_id or (tasks.execution_token is null and tasks.status = 'queued'))
+            returning tasks.id, c.job_id
+          )
+          select started.*, started.execution_token as asked_by, false as deferred from started
+          union all
+          select tasks.*, deferred.job_id, true from tasks join deferred on deferred.id = tasks.id`),
+      );
+      return new Map(rows.map((row) => [keyOf(row.id as string, row.asked_by as string), row]));
     });
   }
 
-  async start(taskId: string): Promise<TaskRow | null> {
+  async start(request: StartRequest): Promise<StartOutcome> {
     if (this.families().length === 0) return null;
-    const raw = await this.starts.get(taskId);
-    return raw ? taskRowOf(raw) : null;
+    const key = keyOf(request.taskId, request.jobId);
+    this.asked.set(key, request);
+    const raw = await this.starts.get(key);
+    if (!raw) return null;
+    return raw.deferred === true ? { kind: "deferred" } : { kind: "started", row: taskRowOf(raw) };
   }
 }
+
+const keyOf = (taskId: string, jobId: string) => `${taskId} ${jobId}`;

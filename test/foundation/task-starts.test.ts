@@ -34,30 +34,38 @@ describe("starting tasks", () => {
     const [first, second, third, cancelled] = [await queuedTask(), await queuedTask(), await queuedTask(), await queuedTask()];
     expect((await h.request("POST", `/v1/tasks/${cancelled}/cancel`, { body: {} })).body.status).toBe("canceled");
     let clockReads = 0;
-    const starting = new TaskStarts(h.core.db, () => h.core.providers.withAdapters(), () => {
-      clockReads += 1;
-      return new Date();
-    });
+    const starting = new TaskStarts(
+      h.core.db,
+      () => h.core.providers.withAdapters(),
+      () => {
+        clockReads += 1;
+        return new Date();
+      },
+      4,
+    );
     const ids = [first, second, third, cancelled, "task_that_does_not_exist"] as string[];
-    const started = await Promise.all(ids.map((id) => starting.start(id)));
+    const started = await Promise.all(ids.map((id, i) => starting.start({ taskId: id, jobId: `job-${i}`, deferrals: 0 })));
 
-    expect(started.map((row) => row?.id ?? null)).toEqual([first, second, third, null, null]);
-    for (const row of started.slice(0, 3)) expect(row).toMatchObject({ status: "running", attempts: 1 });
+    const rows = started.map((outcome) => (outcome?.kind === "started" ? outcome.row : null));
+    expect(rows.map((row) => row?.id ?? null)).toEqual([first, second, third, null, null]);
+    for (const row of rows.slice(0, 3)) expect(row).toMatchObject({ status: "running", attempts: 1 });
     // One statement, one start time for the group.
     expect(clockReads).toBe(1);
-    expect(new Set(started.slice(0, 3).map((row) => row?.startedAt?.toISOString())).size).toBe(1);
+    expect(new Set(rows.slice(0, 3).map((row) => row?.startedAt?.toISOString())).size).toBe(1);
     expect((await h.request("GET", `/v1/tasks/${cancelled}`)).body.status).toBe("canceled");
 
-    // A task found running (its worker died) starts again without counting another attempt.
-    const again = await starting.start(first as string);
-    expect(again).toMatchObject({ id: first, status: "running", attempts: 1 });
+    // A task found running starts again, without counting another attempt, for the job that started it (its
+    // worker died), and for no other.
+    const again = await starting.start({ taskId: first as string, jobId: "job-0", deferrals: 0 });
+    expect(again).toMatchObject({ kind: "started", row: { id: first, status: "running", attempts: 1 } });
+    expect(await starting.start({ taskId: first as string, jobId: "job-9", deferrals: 0 })).toBeNull();
   });
 
   it("fails a task whose deadline passed before its job started, with model_timeout and its hold released", async () => {
     const before = await balance(h);
     const late = await queuedTask();
     await h.core.db.execute(sql`update tasks set deadline_at = now() - interval '1 second' where id = ${late}`);
-    await executeTask(h.core, late, new AbortController().signal);
+    await executeTask(h.core, { taskId: late, jobId: "job-late", deferrals: 0 }, new AbortController().signal);
     const task = (await h.request("GET", `/v1/tasks/${late}`)).body;
     expect(task).toMatchObject({ status: "failed", error: { code: "model_timeout" } });
     expect(await balance(h)).toEqual(before);

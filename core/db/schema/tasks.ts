@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { bigint, check, index, integer, jsonb, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
+import { bigint, check, index, integer, jsonb, pgTable, primaryKey, smallint, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { tenants } from "./tenants.js";
 
 export const tasks = pgTable(
@@ -40,6 +40,15 @@ export const tasks = pgTable(
     requestId: text("request_id").notNull(),
     providerRef: text("provider_ref"),
     attempts: integer("attempts").notNull().default(0),
+    // The worker slot of its tenant the task holds while a job works on it (its execution, then each callback
+    // delivery), numbered 1 to the tenant's cap, given back when the job ends or, if it never says so, once
+    // `tenant_slot_until` has passed (core/tasks/tenant-slots.ts).
+    tenantSlot: smallint("tenant_slot"),
+    tenantSlotUntil: timestamp("tenant_slot_until", { withTimezone: true }),
+    // The graphile-worker job allowed to run the task's execution: the one that started it (which may run again
+    // after its worker died), or the one a deferral or a retry enqueued. Null before the first start (the
+    // admission's job) and once the execution has handed the task to its polls.
+    executionToken: text("execution_token"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
     startedAt: timestamp("started_at", { withTimezone: true }),
     deadlineAt: timestamp("deadline_at", { withTimezone: true }).notNull(),
@@ -58,6 +67,8 @@ export const tasks = pgTable(
     // GET /v1/tasks: a tenant's tasks newest first by created_at, then id (read backwards), one range scan per page.
     index("tasks_tenant_created_idx").on(t.tenantId, t.createdAt, t.id),
     index("tasks_open_deadline_idx").on(t.deadlineAt).where(sql`${t.status} in ('queued', 'running')`),
+    // A slot has one holder at a time, however many workers start the tenant's tasks at once.
+    uniqueIndex("tasks_tenant_slot_idx").on(t.tenantId, t.tenantSlot).where(sql`${t.tenantSlot} is not null`),
   ],
 );
 
