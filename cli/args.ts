@@ -58,7 +58,8 @@ export function parseArguments(argv: string[]): Parsed {
   const takesVerb = forNoun[0]?.verb !== null;
   let spec: CommandSpec | undefined = forNoun[0];
   if (takesVerb) {
-    spec = forNoun.find((c) => c.verb === maybeVerb);
+    // A verb may be words of its own (`svc oauth grants list`): each must follow the noun in order.
+    spec = forNoun.find((c) => (c.verb ?? "").split(" ").every((word, i) => positionals[1 + i] === word));
     if (!spec) {
       if (wantsHelp) return { kind: "help", text: nounHelp(noun), exitCode: 0 };
       const verbs = forNoun.map((c) => c.verb).join(", ");
@@ -68,7 +69,7 @@ export function parseArguments(argv: string[]): Parsed {
   }
   const command = spec as CommandSpec;
   if (wantsHelp) return { kind: "help", text: commandHelp(command), exitCode: 0 };
-  return { kind: "run", spec: command, ...bindArguments(command, tokens, takesVerb ? 2 : 1) };
+  return { kind: "run", spec: command, ...bindArguments(command, tokens, 1 + (command.verb?.split(" ").length ?? 0)) };
 }
 
 // `leading`: the positional tokens that named the command.

@@ -2,6 +2,7 @@ import { writeFile } from "node:fs/promises";
 import { admin, creditBalanceView, isArea, parseCredits, readTenantRateLimits, type Area, type Core } from "../core/index.js";
 import { runLimitsCommand } from "./limits-command.js";
 import { runMcpCommand } from "./mcp-command.js";
+import { OAUTH_HANDLERS } from "./oauth-command.js";
 import { runTokenCommand } from "./token-command.js";
 
 // What each command does, once its arguments are parsed and its database is open.
@@ -197,6 +198,8 @@ export const HANDLERS: Record<string, Handler> = {
   async mcp(ctx) {
     return runMcpCommand(ctx.core, text(ctx, "tool-names"));
   },
+
+  ...OAUTH_HANDLERS,
 };
 
 async function setStatus(ctx: CommandContext, status: "active" | "disabled"): Promise<number> {

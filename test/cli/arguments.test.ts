@@ -27,7 +27,7 @@ async function keyCount(tenantId: string): Promise<number> {
 
 describe("svc arguments", () => {
   it("--help on svc, every noun and every verb exits 0 with that command's usage", async () => {
-    const calls = [["--help"], ["-h"], ...NOUNS.map((noun) => [noun, "--help"]), ...COMMANDS.map((c) => [c.noun, ...(c.verb ? [c.verb] : []), "--help"])];
+    const calls = [["--help"], ["-h"], ...NOUNS.map((noun) => [noun, "--help"]), ...COMMANDS.map((c) => [c.noun, ...(c.verb ? c.verb.split(" ") : []), "--help"])];
     const results = await Promise.all(calls.map((args) => svc(args, { env: { PATH: process.env.PATH ?? "" } })));
     for (const [i, result] of results.entries()) {
       const args = calls[i] as string[];
@@ -51,7 +51,7 @@ describe("svc arguments", () => {
       run("key", "create", t.tenantId, "--name", "a", "--name", "b"),
     ]);
     refused(bare, 2, /svc — operate the media task service/);
-    refused(noun, 2, /unknown command "tenants"; the commands are tenant, key, credits, token, vendors, mcp/);
+    refused(noun, 2, /unknown command "tenants"; the commands are tenant, key, credits, token, oauth, vendors, mcp/);
     refused(verb, 2, /unknown command "svc tenant explode"; "svc tenant" takes create, list, show/);
     refused(option, 2, /unknown option "--area" for "svc key create"; it takes --name, --areas, --save, --json/);
     refused(extra, 2, /unexpected argument "garbage": svc key create TENANT_ID/);

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { admin, FAILED_SIGN_INS, SCOPES } from "../../core/index.js";
 import { openBrowser, type Browser } from "../console/browser.js";
 import { startMcpHttpServer } from "../../mcp-server/http.js";
+import { ensureBuilt, svc } from "../cli/svc-process.js";
 import { freePort, startMcpHarness, toolError, type McpHarness } from "../mcp/support.js";
 import { loopbackCallback, sdkHost, signInAsPerson, type LoopbackCallback } from "./host.js";
 
@@ -22,6 +23,7 @@ let browser: Browser;
 let callback: LoopbackCallback;
 
 beforeAll(async () => {
+  ensureBuilt();
   [m, browser, callback] = await Promise.all([startMcpHarness({ env: { OAUTH_SERVER: "true" } }), openBrowser(), loopbackCallback()]);
 });
 afterAll(async () => {
@@ -430,6 +432,38 @@ describe("step-up with MCP_SCOPE_CHALLENGE", () => {
     } finally {
       await server.close();
     }
+  });
+});
+
+describe("svc oauth", () => {
+  it("lists a tenant's clients and grants, and revoking a grant or a client's grants ends their tokens at once", async () => {
+    const tenant = await m.h.newTenant("10");
+    const first = await authorizedClient(tenant.apiKey);
+    const second = await authorizedClient(tenant.apiKey, { untick: ["music:write"] });
+    const env = m.childEnv();
+    const run = async (...args: string[]) => {
+      const result = await svc(["oauth", ...args, "--json"], { env });
+      expect(result.code, result.stderr).toBe(0);
+      return JSON.parse(result.stdout) as Any;
+    };
+    const grants = await run("grants", "list", tenant.tenantId);
+    expect(grants).toHaveLength(2);
+    const byClient = new Map<string, Any>(grants.map((grant: Any) => [grant.client_id, grant]));
+    expect(byClient.get(first.clientId)).toMatchObject({ client_name: "Raw host", key_id: tenant.keyId, scopes: [...SCOPES] });
+    expect(byClient.get(second.clientId).scopes).not.toContain("music:write");
+    const clients = await run("clients", "list", tenant.tenantId);
+    expect(clients.map((client: Any) => client.client_id).sort()).toEqual([first.clientId, second.clientId].sort());
+
+    expect(await run("grants", "revoke", byClient.get(first.clientId).grant_id)).toMatchObject({ status: "revoked" });
+    expect((await postMcp(first.tokens.access_token)).status).toBe(401);
+    expect((await postMcp(second.tokens.access_token)).status).toBe(200);
+    expect(await run("clients", "revoke", tenant.tenantId, second.clientId)).toMatchObject({ grants_revoked: 1 });
+    expect((await postMcp(second.tokens.access_token)).status).toBe(401);
+    expect(await token({ grant_type: "refresh_token", refresh_token: second.tokens.refresh_token, client_id: second.clientId })).toMatchObject({ status: 400 });
+    expect(await run("grants", "list", tenant.tenantId)).toEqual([]);
+    const unknown = await svc(["oauth", "grants", "revoke", "no-such-grant"], { env });
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain("No grant no-such-grant");
   });
 });
 
