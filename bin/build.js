@@ -1,9 +1,9 @@
 // `npm run build`, and what `svc` runs when dist/ is missing or older than the sources: tsc over
-// tsconfig.build.json, esbuild bundling the web console (console/ → dist/console), then a stamp whose time is when
-// the build started, so an edit made during a build still counts as newer. Plain JavaScript because it must run
-// before anything is compiled.
+// tsconfig.build.json, esbuild bundling the web console (console/ → dist/console) and the MCP task view
+// (mcp-app/ → dist/mcp-app/task.html), then a stamp whose time is when the build started, so an edit made during a
+// build still counts as newer. Plain JavaScript because it must run before anything is compiled.
 import { spawnSync } from "node:child_process";
-import { closeSync, copyFileSync, mkdirSync, openSync, readdirSync, rmSync, statSync, utimesSync } from "node:fs";
+import { closeSync, copyFileSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -13,10 +13,12 @@ const DIST = path.join(ROOT, "dist");
 const STAMP = path.join(DIST, ".build-stamp");
 const LOCK = path.join(DIST, ".build-lock");
 // The folders tsconfig.build.json compiles, and the files that change what it emits.
-const SOURCE_DIRS = ["core", "cli", "scripts", "http-face", "mcp-server", "rest-server", "worker", "emulator", "bench", "console"];
+const SOURCE_DIRS = ["core", "cli", "scripts", "http-face", "mcp-server", "rest-server", "worker", "emulator", "bench", "console", "mcp-app"];
 const SOURCE_EXTENSIONS = [".ts", ".tsx", ".css", ".html", ".svg"];
 const CONSOLE_SOURCE = path.join(ROOT, "console");
 const CONSOLE_DIST = path.join(DIST, "console");
+const TASK_APP_SOURCE = path.join(ROOT, "mcp-app");
+const TASK_APP_PAGE = path.join(DIST, "mcp-app", "task.html");
 const CONFIG_FILES = ["tsconfig.json", "tsconfig.build.json"];
 const LOCK_GIVE_UP_MS = 5 * 60_000;
 
@@ -49,7 +51,7 @@ function newestSource(dir, since) {
 // A stat of each source (about 15 ms for the whole tree): cheaper than asking tsc, which reads every file.
 export function isStale(entry) {
   const built = mtime(STAMP);
-  if (built === null || mtime(path.join(DIST, entry)) === null || mtime(path.join(CONSOLE_DIST, "index.html")) === null) return true;
+  if (built === null || [path.join(DIST, entry), path.join(CONSOLE_DIST, "index.html"), TASK_APP_PAGE].some((file) => mtime(file) === null)) return true;
   if (CONFIG_FILES.some((file) => (mtime(path.join(ROOT, file)) ?? 0) > built)) return true;
   return SOURCE_DIRS.some((dir) => newestSource(path.join(ROOT, dir), built));
 }
@@ -111,6 +113,39 @@ function buildConsole(require) {
   return 0;
 }
 
+// The MCP task view as one self-contained page (MCP Apps hosts load nothing beside it): its script, Preact
+// included, and its style sheet bundled by esbuild and written into mcp-app/task.html in place of their markers.
+// Returns 0 or 1.
+function buildTaskApp(require) {
+  const esbuild = require("esbuild");
+  let outputs;
+  try {
+    outputs = esbuild.buildSync({
+      entryPoints: [path.join(TASK_APP_SOURCE, "main.tsx"), path.join(TASK_APP_SOURCE, "task-app.css")],
+      outdir: path.dirname(TASK_APP_PAGE),
+      bundle: true,
+      format: "esm",
+      target: "es2022",
+      jsx: "automatic",
+      jsxImportSource: "preact",
+      minify: true,
+      write: false,
+      logLevel: "error",
+    }).outputFiles;
+  } catch {
+    return 1;
+  }
+  const text = (extension) => outputs.find((file) => file.path.endsWith(extension)).text.trim();
+  // Inside <script>, "</script" would end the element early; in a string, "<\/script" means the same.
+  const script = text(".js").replace(/<\/(script)/gi, "<\\/$1");
+  const page = readFileSync(path.join(TASK_APP_SOURCE, "task.html"), "utf8")
+    .replace("/* task-app.css */", () => text(".css"))
+    .replace("/* main.js */", () => script);
+  mkdirSync(path.dirname(TASK_APP_PAGE), { recursive: true });
+  writeFileSync(TASK_APP_PAGE, page);
+  return 0;
+}
+
 // Returns tsc's exit status (0 when nothing needed doing). Its output goes to stderr: on `svc mcp` stdout is the protocol.
 export function build({ onlyIfStale = null } = {}) {
   return withLock((waited) => {
@@ -130,13 +165,14 @@ export function build({ onlyIfStale = null } = {}) {
       cwd: ROOT,
       stdio: ["ignore", process.stderr, process.stderr],
     });
-    const consoleStatus = buildConsole(require);
+    // Both bundles are built whatever became of the other, so one's error does not hide the other's.
+    const bundleStatus = [buildConsole(require), buildTaskApp(require)].includes(1) ? 1 : 0;
     // 2: type errors, but the JavaScript was emitted; anything else emitted nothing to stamp.
-    if ((result.status === 0 || result.status === 2) && consoleStatus === 0) {
+    if ((result.status === 0 || result.status === 2) && bundleStatus === 0) {
       closeSync(openSync(STAMP, "w"));
       utimesSync(STAMP, started, started);
     }
-    return (result.status ?? 1) || consoleStatus;
+    return (result.status ?? 1) || bundleStatus;
   });
 }
 

@@ -5,6 +5,7 @@ import { findElided } from "./oversized-message.js";
 import { serverInstructions } from "./instructions.js";
 import { ARTIFACT_TEMPLATE, readArtifactResource } from "./resources.js";
 import { toolFailure, toolSuccess } from "./results.js";
+import { readTaskApp, TASK_APP_URI, taskAppResource } from "./task-app.js";
 import type { ToolNameStyle } from "./tools/tool-names.js";
 import type { ToolSet } from "./tools/tool-set.js";
 import type { ToolDefinition } from "./tools/types.js";
@@ -77,9 +78,12 @@ export function createMcpServer(core: Core, tools: ToolSet, session: McpSession)
       return server.projectCallToolResult(toolFailure(error, requestId, style), undefined);
     }
   });
-  // Artifacts are read by URI (task results link them); there is no listing of every artifact ever made.
-  server.setRequestHandler("resources/list", async () => ({ resources: [] }));
+  // The task view is listed; artifacts are read by URI (task results link them), with no listing of every
+  // artifact ever made.
+  server.setRequestHandler("resources/list", async () => ({ resources: [taskAppResource(core.config)] }));
   server.setRequestHandler("resources/templates/list", async () => ({ resourceTemplates: [ARTIFACT_TEMPLATE] }));
-  server.setRequestHandler("resources/read", async (request) => readArtifactResource(core, await session.grant(), request.params.uri));
+  server.setRequestHandler("resources/read", async (request) =>
+    request.params.uri === TASK_APP_URI ? readTaskApp(core.config) : readArtifactResource(core, await session.grant(), request.params.uri),
+  );
   return server;
 }

@@ -1,4 +1,5 @@
 import { CAPABILITIES, createTask, failure, findCapability, invalidRequest, scopeFor, ServiceError, type Capability } from "../../core/index.js";
+import { TASK_APP_TOOL_META } from "../task-app.js";
 import { CLIENT_REQUEST_ID, compactTools, type CompactTool } from "./compact-schema.js";
 import { jsonSchemaOf } from "./json-schema.js";
 import { taskOutcome } from "./task-outcome.js";
@@ -40,6 +41,7 @@ function creationTool(capability: Capability, { inputSchema, otherArguments }: C
     inputSchema,
     // Idempotent through client_request_id; open-world because the work runs on a vendor's model.
     annotations: { destructiveHint: false, idempotentHint: true },
+    meta: TASK_APP_TOOL_META,
     scopes: [scopeFor(capability.area, "write")],
     async run(args, call) {
       const { clientRequestId, body } = splitClientRequestId(args);

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { cancelTask, listTasksPage, MIRRORED_OPERATIONS, scopeFor } from "../../core/index.js";
+import { TASK_APP_TOOL_META } from "../task-app.js";
 import { jsonSchemaOf, parseArguments } from "./json-schema.js";
 import { taskOutcome } from "./task-outcome.js";
 import { TASK_VIEWS, taskInView } from "./task-view.js";
@@ -22,10 +23,11 @@ const getInput = getOperation.params
       .default(0)
       .describe(`Wait up to this many seconds (0 to ${MAX_WAIT_SECONDS}) for a terminal status before answering.`),
     view,
+    // false is for a reader that shows the images itself (the task view): it spares making them.
     thumbnails: z
       .boolean()
-      .default(false)
-      .describe("Also send a finished image task's images as thumbnails (the wait that sees it end sends them)."),
+      .optional()
+      .describe("Send a finished image task's images as thumbnails: true always, false never (by default, the wait that sees it end)."),
   })
   .strict();
 
@@ -46,12 +48,13 @@ export function taskQueryTools(): ToolDefinition[] {
         `(up to ${MAX_WAIT_SECONDS}) waits for the end.`,
       inputSchema: jsonSchemaOf(getInput, "input"),
       annotations: READ_ONLY,
+      meta: TASK_APP_TOOL_META,
       scopes: [scopeFor("tasks", "read")],
       async run(args, call) {
         const input = parseArguments(getInput, args);
         const { task, endedWhileWaiting } = await readTaskWaiting(call, input.task_id, input.wait_seconds);
-        // Thumbnails once: with the answer that saw the task end, or when asked; other reads only link the images.
-        return taskOutcome(call, task, { view: input.view, thumbnails: input.thumbnails || endedWhileWaiting });
+        // Thumbnails once: with the answer that saw the task end, unless asked otherwise; other reads only link the images.
+        return taskOutcome(call, task, { view: input.view, thumbnails: input.thumbnails ?? endedWhileWaiting });
       },
     },
     {

@@ -71,9 +71,17 @@ function gapsText(gaps: SubsetGaps, withOptional: boolean): string {
   return parts.join(", ") || "none";
 }
 
+// What the task view's links cost: each linked tool's `_meta` member.
+function viewLinkBytes(tools: Tool[]): { tools: number; bytes: number } {
+  const linked = tools.filter((tool) => tool._meta !== undefined);
+  const bytes = linked.reduce((sum, tool) => sum + Buffer.byteLength(JSON.stringify(tool)) - Buffer.byteLength(JSON.stringify({ ...tool, _meta: undefined })), 0);
+  return { tools: linked.length, bytes };
+}
+
 export function renderMcpToolsDoc(): string {
   const tools = listedTools();
   const total = toolListBytes(tools);
+  const links = viewLinkBytes(tools);
   const underscore = toolListBytes(listedTools("underscore"));
   const complete = new Map(CAPABILITIES.map((c) => [c.tool.name, Buffer.byteLength(JSON.stringify(fullInputSchemaOf(c)))]));
   const rows = tools.map((tool) => {
@@ -89,7 +97,8 @@ disagree, so growth is seen in review. \`tools/list\` in the default naming (\`/
 ${TOOL_LIST_BUDGET_BYTES}); in the underscore naming (\`/mcp/underscore\`): ${underscore} bytes (the dotted texts also give each
 tool's underscore name); \`both\` lists every tool twice. Of the default list, what a host passes to its model (names,
 descriptions, input schemas; not titles or annotations): ${modelFacingBytes(tools)} bytes. Results carry no output schema:
-\`structuredContent\` is an object and its first text content the same JSON.
+\`structuredContent\` is an object and its first text content the same JSON. The ${links.tools} tools shown with the task view
+(every create tool and \`svc.tasks.get\`) link it with \`_meta.ui.resourceUri\`: ${links.bytes} bytes of the list.
 
 A task-creating tool advertises a compact input schema: \`client_request_id\`, the required fields and the main
 text (\`prompt\` or \`input\`) typed without their limits and defaults, every other argument named in the description

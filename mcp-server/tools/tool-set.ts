@@ -23,6 +23,7 @@ function listedTool(definition: ToolDefinition, name: string, style: ToolNameSty
     // Property descriptions name tools too (svc.assets.upload, svc.models.list).
     inputSchema: JSON.parse(styledNames(JSON.stringify(definition.inputSchema), style)) as Tool["inputSchema"],
     annotations: definition.annotations,
+    ...(definition.meta ? { _meta: definition.meta } : {}),
   };
 }
 

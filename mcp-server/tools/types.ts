@@ -32,6 +32,8 @@ export interface ToolDefinition {
   description: string;
   inputSchema: Record<string, unknown>;
   annotations: ToolAnnotations;
+  // The tool's _meta in tools/list: the task view it is shown with, on hosts that render MCP Apps (task-app.ts).
+  meta?: Record<string, unknown>;
   // Any one of these scopes grants the tool; the first is the one a refusal asks for.
   scopes: readonly [Scope, ...Scope[]];
   run(args: Record<string, unknown>, call: ToolCall): Promise<ToolOutcome>;

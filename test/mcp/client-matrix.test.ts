@@ -204,11 +204,14 @@ describe.each(CLIENT_KINDS)("%s", (kind) => {
     }
   });
 
-  it("shows a finished image task's image as a JPEG thumbnail once: to the wait that sees it end, then only when asked", async () => {
+  it("shows a finished image task's image as a JPEG thumbnail once: to the wait that sees it end (unless declined), then only when asked", async () => {
     await m.h.stopWorker();
-    const created = (await client.callTool("svc.images.generate", { client_request_id: randomUUID(), prompt: "A red kite over green hills" }))
-      .structuredContent as Any;
+    const create = async () =>
+      (await client.callTool("svc.images.generate", { client_request_id: randomUUID(), prompt: "A red kite over green hills" })).structuredContent as Any;
+    const [created, declined] = await Promise.all([create(), create()]);
     const waiting = client.callTool("svc.tasks.get", { task_id: created.task_id, wait_seconds: 30 });
+    // A reader that shows the images itself (the task view) declines them, even from the wait that sees the end.
+    const declining = client.callTool("svc.tasks.get", { task_id: declined.task_id, wait_seconds: 30, thumbnails: false });
     // The worker starts only once the wait is under way, so the wait sees the task end.
     await new Promise((resolve) => setTimeout(resolve, 400));
     await m.h.startWorker();
@@ -221,6 +224,10 @@ describe.each(CLIENT_KINDS)("%s", (kind) => {
     const jpeg = Buffer.from(images[0].data, "base64");
     expect([jpeg[0], jpeg[1]]).toEqual([0xff, 0xd8]);
     expect(jpeg.length).toBeLessThan(100_000);
+    const withoutThumbnails = await declining;
+    expect((withoutThumbnails.structuredContent as Any).status).toBe("succeeded");
+    expect(thumbnailsOf(withoutThumbnails)).toHaveLength(0);
+    expect((withoutThumbnails.content as Any[]).filter((c) => c.type === "resource_link")).toHaveLength(1);
     // Later reads link the image without sending it again, unless asked.
     const again = await client.callTool("svc.tasks.get", { task_id: created.task_id, wait_seconds: 5 });
     expect(thumbnailsOf(again)).toHaveLength(0);
