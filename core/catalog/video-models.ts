@@ -46,7 +46,9 @@ export interface VideoConstraints {
   frame_modes: readonly FrameMode[];
   references: VideoReferenceLimits;
   audio_settings: readonly EditAudioSetting[];
-  // Longest final duration /v1/videos/extend accepts (the endpoint's own range is 2 to 30); null when not served.
+  // Shortest and longest final duration /v1/videos/extend accepts (the endpoint's own range is 2 to 30); the
+  // longest is null when the model does not extend.
+  extend_min_duration: number;
   extend_max_duration: number | null;
 }
 
@@ -90,6 +92,7 @@ const PLAIN: VideoConstraints = {
   frame_modes: [],
   references: NO_REFERENCES,
   audio_settings: [],
+  extend_min_duration: 2,
   extend_max_duration: null,
 };
 
@@ -151,6 +154,8 @@ const vendorB2: VideoConstraints = {
   frame_modes: ["first_and_last", "last_only"],
   references: { max_total: 15, max_per_kind: { image: 9, video: 3, audio: 3 }, reference_voice: false },
   audio_settings: ["auto", "origin"],
+  // Seedance's duration is 4 to 15 s, an extension's final length included.
+  extend_min_duration: 4,
   extend_max_duration: 15,
 };
 
@@ -365,6 +370,7 @@ export const VIDEO_MODELS: readonly VideoModel[] = [
       frame_modes: ["first_and_last"],
       references: { max_total: 4, max_per_kind: { image: 4, video: 0, audio: 0 }, reference_voice: false },
       audio_settings: ["auto"],
+      extend_min_duration: 4,
       extend_max_duration: 10,
     },
     input_limits: VENDOR_B_SEEDANCE,

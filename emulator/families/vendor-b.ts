@@ -44,7 +44,8 @@ const createTaskSchema = z
     resolution: z.string().default("720p"),
     // `adaptive`: the ratio of the first frame, last frame or source video.
     ratio: z.string().default("16:9"),
-    duration: z.number().int().default(5),
+    // Seedance 2.x: 4 to 15 s, or -1 for the model's choice (an extension's final length too).
+    duration: z.number().int().refine((seconds) => seconds === -1 || (seconds >= 4 && seconds <= 15), "duration must be 4 to 15, or -1").default(5),
     tools: z.array(z.object({ type: z.literal("web_search") }).strict()).optional(),
   })
   .strict();

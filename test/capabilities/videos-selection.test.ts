@@ -74,7 +74,8 @@ const CASES: ControlCase[] = [
   { name: "audio_setting origin", endpoint: EDIT, control: { audio_setting: "origin" }, lacking: "vendorD-1.0-video-edit", param: "/audio_setting", code: "unsupported_audio_setting", received: "origin", supported: ["auto"], auto: "vendorC3.0-video" },
   { name: "edit duration", endpoint: EDIT, control: { duration: 3 }, lacking: "vendorC3.0-video", param: "/duration", code: "unsupported_duration", received: 3, supported: [5, 10], auto: "vendorC2.7-videoedit" },
   { name: "extend max duration", endpoint: EXTEND, control: { duration: 12 }, lacking: "vendorC2.7-i2v", param: "/duration", code: "unsupported_duration", received: 12, supported: { min: 2, max: 10 }, auto: "vendorC3.0-video" },
-  { name: "extend past most models", endpoint: EXTEND, control: { duration: 20 }, lacking: "vendorB-2", param: "/duration", code: "unsupported_duration", received: 20, supported: { min: 2, max: 15 }, auto: "vendorC3.0-video-prime" },
+  { name: "extend shorter than Seedance makes", endpoint: EXTEND, control: { duration: 3 }, lacking: "vendorB-2", param: "/duration", code: "unsupported_duration", received: 3, supported: { min: 4, max: 15 }, auto: "vendorC3.0-video" },
+  { name: "extend past most models", endpoint: EXTEND, control: { duration: 20 }, lacking: "vendorB-2", param: "/duration", code: "unsupported_duration", received: 20, supported: { min: 4, max: 15 }, auto: "vendorC3.0-video-prime" },
   { name: "extend references", endpoint: EXTEND, control: { references: [ref("video")] }, lacking: "vendorC2.7-i2v", param: "/references/0/kind", code: "unsupported_reference_kind", received: "video", supported: [], auto: "vendorC3.0-video" },
 ];
 

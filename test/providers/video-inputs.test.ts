@@ -265,28 +265,34 @@ describe.concurrent("video_edit: the source, visibly edited", () => {
 });
 
 describe.concurrent("video_extend: the source, then or after the new part, to the final duration", () => {
+  // vendorB extends to 4 s at the least (Seedance's shortest duration); the others from 3.
   const cases: (Case & { direction: "before" | "after" })[] = [
     { model: "vendorC3.0-video", body: { resolution: "480p" }, expected: at480(3, true), direction: "after" },
     { model: "vendorC3.0-video-prime", body: { resolution: "720p" }, expected: at720(3, true), direction: "before" },
     { model: "vendorC2.7-i2v", body: { resolution: "720p" }, expected: at720(3, true), direction: "after" },
-    { model: "vendorB-2", body: { resolution: "480p" }, expected: at480(3, true), direction: "before" },
-    { model: "vendorB-2-fast", body: { resolution: "480p", generate_audio: true }, expected: at480(3, true), direction: "after" },
-    { model: "vendorB-2-mini", body: {}, expected: at480(3, true), direction: "after" },
-    { model: "vendorB-2.5", body: { resolution: "480p" }, expected: at480(3, true), direction: "before" },
+    { model: "vendorB-2", body: { resolution: "480p" }, expected: at480(4, true), direction: "before" },
+    { model: "vendorB-2-fast", body: { resolution: "480p", generate_audio: true }, expected: at480(4, true), direction: "after" },
+    { model: "vendorB-2-mini", body: {}, expected: at480(4, true), direction: "after" },
+    { model: "vendorB-2.5", body: { resolution: "480p" }, expected: at480(4, true), direction: "before" },
   ];
   for (const c of cases) {
     it(`${c.model}: ${c.direction}`, async () => {
-      const request = { ...c.body, video: media.source, direction: c.direction, instruction: "The lights go out", duration: 3 };
+      const duration = c.expected.seconds;
+      const request = { ...c.body, video: media.source, direction: c.direction, instruction: "The lights go out", duration };
       const { video } = await succeeded("/v1/videos/extend", c.model, request, c.expected);
-      // Half-second marks: the source's red and blue seconds, and the one new second, in the asked order.
-      const frames = await framesOf(video, [12, 36, 60]);
-      const [red, blue, added] = c.direction === "after" ? frames : [frames[1], frames[2], frames[0]];
+      // Half-second marks (24 fps): the source's red and blue seconds, and the new part, in the asked order.
+      const added = duration - 2;
+      const start = c.direction === "after" ? 0 : added;
+      // framesOf reads the marks in order: the new part's mark first when it comes before the source.
+      const marks = [0.5, 1.5, 2.5, 3.5].slice(0, duration).map((second) => second * 24);
+      const frames = await framesOf(video, marks);
+      const [red, blue, addedFrame] = c.direction === "after" ? [frames[0], frames[1], frames[2]] : [frames[added], frames[added + 1], frames[0]];
       expect(distance(regionColour(red!, CENTRE), COLOURS.red!)).toBeLessThan(SAME);
       expect(distance(regionColour(blue!, CENTRE), COLOURS.blue!)).toBeLessThan(SAME);
-      const addedColour = regionColour(added!, CENTRE);
+      const addedColour = regionColour(addedFrame!, CENTRE);
       expect(Math.min(distance(addedColour, COLOURS.red!), distance(addedColour, COLOURS.blue!))).toBeGreaterThan(CHANGED);
       // The source keeps its own sound where it plays.
-      await expectTone(video, 440, c.direction === "after" ? 0.1 : 1.1, 1.8);
+      await expectTone(video, 440, start + 0.1, 1.8);
     });
   }
 });
@@ -312,9 +318,9 @@ describe.concurrent("text_to_video driven by an audio track: the track is the so
 // run once every test above has finished, so that no other task meets their fault or adds to the count.
 describe("vendor faults and refusals on input-media tasks end with the right code and a full refund", () => {
   it.concurrent("video_extend: a duration not exceeding the decoded source fails at /duration, refunded, before any vendor call", async () => {
-    const before = await vendorSubmits(h, "vendorB", "vendorB-2");
+    const before = await vendorSubmits(h, "vendorC", "vendorC2.7-i2v");
     const created = await createTask(h, "/v1/videos/extend", {
-      model: "vendorB-2",
+      model: "vendorC2.7-i2v",
       video: media.source,
       direction: "after",
       instruction: "More of the same",
@@ -325,7 +331,7 @@ describe("vendor faults and refusals on input-media tasks end with the right cod
     expect(task.error).toMatchObject({ code: "invalid_request", param: "/duration", retryable: false });
     expect(task.error.message).toContain("source video");
     await expectFullRefund(h, task);
-    expect(await vendorSubmits(h, "vendorB", "vendorB-2")).toBe(before);
+    expect(await vendorSubmits(h, "vendorC", "vendorC2.7-i2v")).toBe(before);
   });
 
   // One fault per protocol, each of another kind: a refused submission, a blocked job, a result that cannot be

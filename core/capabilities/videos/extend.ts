@@ -41,15 +41,11 @@ function extendDurationRequirement(duration: number): VideoRequirement {
   return {
     param: "/duration",
     check: (m) => {
+      const min = m.constraints.extend_min_duration;
       const max = m.constraints.extend_max_duration ?? 0;
-      return duration <= max
-        ? null
-        : {
-            code: "unsupported_duration",
-            message: `an extension to ${duration} s is longer than the model's ${max} s`,
-            received: duration,
-            supported: { min: MIN_EXTEND_SECONDS, max },
-          };
+      if (duration >= min && duration <= max) return null;
+      const message = duration < min ? `an extension to ${duration} s is shorter than the model's ${min} s` : `an extension to ${duration} s is longer than the model's ${max} s`;
+      return { code: "unsupported_duration", message, received: duration, supported: { min, max } };
     },
   };
 }
