@@ -37,12 +37,20 @@ function toolNamed(dotted: string): string {
   return shownTool().includes(".") ? dotted : dotted.replace(/\./g, "_");
 }
 
+// The create tool's title; a view opened by svc.tasks.get is titled by what its task does, not "Get a task".
+function titleFor(task: Task | undefined): string {
+  const tool = connection?.context.toolInfo?.tool;
+  if (tool && !/tasks[._]get$/.test(tool.name)) return tool.title ?? tool.name;
+  const words = task?.capability.replace(/_/g, " ") ?? "task";
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
 // A later answer never takes an ended task back to running: a cancel's answer can arrive before the wait that
 // was already under way.
 function show(task: Task): void {
   const current = state.task;
   if (current?.task_id === task.task_id && isTerminal(current) && !isTerminal(task)) return;
-  update({ task, problem: undefined });
+  update({ task, problem: undefined, title: titleFor(task) });
 }
 
 async function tellModel(task: Task): Promise<void> {
@@ -127,6 +135,5 @@ const connecting = connectToHost({
 void connecting.then((connected) => {
   connection = connected;
   applyHostLook(connected.context);
-  const tool = connected.context.toolInfo?.tool;
-  update({ title: tool?.title ?? tool?.name ?? "Task" });
+  update({ title: titleFor(state.task) });
 });

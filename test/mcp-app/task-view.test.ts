@@ -215,6 +215,20 @@ describe("the task view", () => {
     expect(problems()).toEqual([]);
   });
 
+  it("opened by svc.tasks.get on an ended task, shows it under what the task does, without following or telling the model", async () => {
+    const [speech] = (await m.h.request("GET", "/v1/tasks?capability=text_to_speech&limit=1")).body.data;
+    const callsFor = async () => (await hostLog()).appToolCalls.filter((call: Any) => call.arguments?.task_id === speech.task_id).length;
+    const before = await callsFor();
+    const { view } = await show("svc.tasks.get", { task_id: speech.task_id });
+    await ended(view);
+    await expect(view.locator("h1").textContent()).resolves.toBe("Text to speech");
+    expect((await loadedMetadata(view, "audio")).duration).toBeGreaterThan(0.5);
+    expect(await callsFor()).toBe(before);
+    // Still the one summary the first view sent.
+    await toldModel(speech.task_id);
+    expect(problems()).toEqual([]);
+  });
+
   it("plays a video", async () => {
     const { result, view } = await show("svc.videos.generate", { client_request_id: randomUUID(), prompt: "A paper boat drifting down a rain-soaked street." });
     const taskId = result.structuredContent.task_id;
