@@ -1,6 +1,6 @@
 import type { AudioInputLimits, ImageInputLimits, InputLimits, VideoInputLimits } from "../catalog/input-limits.js";
 import type { MediaKind } from "../media/slots.js";
-import type { CandidateFailure } from "./select.js";
+import type { CandidateFailure } from "./candidate-failure.js";
 
 // A model's published input limits (core/catalog/input-limits.ts) against the facts of a request's inputs: at
 // admission for the inputs whose bytes are in hand, in the worker for the rest once downloaded. Both ask this one

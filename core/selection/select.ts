@@ -1,5 +1,6 @@
 import { ServiceError, type ErrorCode } from "../errors/index.js";
 import type { InputLimits } from "../catalog/input-limits.js";
+import type { CandidateFailure } from "./candidate-failure.js";
 import { inputLimitFailures, type KnownInput } from "./input-limits.js";
 import { modelListHint } from "./model-list-hint.js";
 
@@ -15,14 +16,7 @@ export interface KnownRequestInputs {
   media: readonly KnownInput[];
 }
 
-export interface CandidateFailure {
-  model: string;
-  code: string;
-  param: string;
-  message: string;
-  received?: unknown;
-  supported?: unknown;
-}
+export type { CandidateFailure };
 
 // One explicit control of a request, as a question asked of each candidate model. `check` returns null when the
 // model honours it.
