@@ -92,7 +92,7 @@ export async function startMcpHttpServer(core: Core): Promise<McpHttpServer> {
   for (const path of METADATA_PATHS) app.get(path, async (_request, reply) => reply.headers(PUBLIC_CORS).send(protectedResourceMetadata(config)));
   const signingKey = config.oauth.signingKey;
   if (signingKey) app.get("/.well-known/jwks.json", async (_request, reply) => reply.headers(PUBLIC_CORS).send(publicJwks(signingKey)));
-  if (config.oauth.server) mountAuthorizationServer(app, core);
+  if (config.oauth.server) await mountAuthorizationServer(app, core);
   app.setNotFoundHandler(async (request, reply) => {
     const path = new URL(request.url, "http://localhost").pathname;
     return reply.status(404).send({ error: errorBody("not_found", `No route ${path} here; the MCP endpoint is /mcp.`, { requestId: request.id }) });

@@ -1,6 +1,6 @@
 import type { ServerResponse } from "node:http";
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import { errors, type default as Provider } from "oidc-provider";
+import type { default as Provider } from "oidc-provider";
 import {
   countFailedSignIn,
   findKeyAccount,
@@ -22,6 +22,12 @@ import type { PageStyle } from "./page-style.js";
 import { consentPage, errorPage, signInPage, type ClientView, type ScopeChoice } from "./pages.js";
 
 type Interaction = Awaited<ReturnType<Provider["interactionDetails"]>>;
+
+// A form posted to a step the authorization is no longer at (answered already, or in another tab).
+class StepGone extends Error {}
+
+// oidc-provider's refusal of an interaction whose cookie or record is gone (expired, finished, another browser).
+const isSessionNotFound = (error: unknown) => error instanceof Error && error.name === "SessionNotFound";
 
 // Why a sign-in failed, in words for the person; never the key they typed.
 function signInRefusal(error: ServiceError): string {
@@ -86,7 +92,7 @@ export function registerInteractionRoutes(app: FastifyInstance, core: Core, prov
         try {
           await run(request, response, uid);
         } catch (error) {
-          if (error instanceof errors.SessionNotFound) {
+          if (error instanceof StepGone || isSessionNotFound(error)) {
             return send(response, 400, errorPage(style, "This sign-in has ended", "It expired, was already answered, or was opened in another browser."));
           }
           if (error instanceof FormRefused) {
@@ -117,7 +123,7 @@ export function registerInteractionRoutes(app: FastifyInstance, core: Core, prov
     const form = await readForm(request.raw);
     guard.check(request.raw, uid, form);
     const interaction = await provider.interactionDetails(request.raw, response);
-    if (interaction.uid !== uid || interaction.prompt.name !== "login") throw new errors.SessionNotFound("not at the sign-in step");
+    if (interaction.uid !== uid || interaction.prompt.name !== "login") throw new StepGone("not at the sign-in step");
     const client = await clientView(interaction);
     const again = (status: number, error: string) => send(response, status, signInPage(style, { uid, csrf: guard.token(uid), client, error }));
     const retryAfter = await signInRetryAfter(core.db, request.ip);
@@ -144,7 +150,7 @@ export function registerInteractionRoutes(app: FastifyInstance, core: Core, prov
     const form = await readForm(request.raw);
     guard.check(request.raw, uid, form);
     const interaction = await provider.interactionDetails(request.raw, response);
-    if (interaction.uid !== uid || interaction.prompt.name !== "consent") throw new errors.SessionNotFound("not at the consent step");
+    if (interaction.uid !== uid || interaction.prompt.name !== "consent") throw new StepGone("not at the consent step");
     const account = await findKeyAccount(core.db, String(interaction.session?.accountId));
     if (!account) return send(response, 400, errorPage(style, "This sign-in has ended", "The API key signed in with can no longer be used."));
     const requested = requestedScopes(interaction);

@@ -12,9 +12,9 @@ const SWEEP_INTERVAL_MS = 10 * 60_000;
 // The built-in authorization server on the MCP server's own origin (its issuer is MCP_PUBLIC_URL): oidc-provider
 // answers its endpoints, the sign-in and consent pages are ours. Its metadata is served at both well-known paths
 // of the issuer, RFC 8414's and OpenID Connect's, which MCP clients try in turn.
-export function mountAuthorizationServer(app: FastifyInstance, core: Core): void {
+export async function mountAuthorizationServer(app: FastifyInstance, core: Core): Promise<void> {
   const style = loadPageStyle();
-  const provider = createAuthorizationServer(core.config, core.db, {
+  const provider = await createAuthorizationServer(core.config, core.db, {
     renderError(ctx, out) {
       ctx.set(pageHeaders(style));
       const message = out.error_description ?? out.error;

@@ -227,6 +227,19 @@ describe("refusals", () => {
     expect(elsewhere).toMatchObject({ status: 400, body: { error: "invalid_grant" } });
   });
 
+  it("a loopback redirect URI registered without a port takes any port (OAuth 2.1 §8.4.2), and nothing else of it varies", async () => {
+    const portless = callback.redirectUrl.replace(/:\d+\//, "/");
+    const clientId = await register(portless);
+    const { challenge, verifier } = pkce();
+    for (const redirectUri of [callback.redirectUrl.replace("/callback", "/other"), callback.redirectUrl.replace("127.0.0.1", "localhost"), `${callback.redirectUrl}?next=1`]) {
+      const refused = await fetch(authorizeUrl({ clientId, challenge, redirectUri }), { redirect: "manual" });
+      expect(refused.status, redirectUri).toBe(400);
+    }
+    const answer = await signInAsPerson(browser.page, authorizeUrl({ clientId, challenge }), m.h.apiKey, callback);
+    const exchanged = await token({ grant_type: "authorization_code", code: answer.get("code") as string, code_verifier: verifier, redirect_uri: callback.redirectUrl, client_id: clientId });
+    expect(exchanged.status).toBe(200);
+  });
+
   it("never redirects to an address a client did not register: an open-redirect attempt gets a page", async () => {
     const clientId = await register();
     const { challenge } = pkce();

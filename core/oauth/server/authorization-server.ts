@@ -1,5 +1,5 @@
 import { hkdfSync } from "node:crypto";
-import Provider, { errors, interactionPolicy, type Configuration, type KoaContextWithOIDC } from "oidc-provider";
+import type { Configuration, KoaContextWithOIDC, default as Provider } from "oidc-provider";
 import type { Config } from "../../config.js";
 import type { Db } from "../../db/client.js";
 import { localIssuer, mcpResourceUrl } from "../resource-metadata.js";
@@ -34,8 +34,25 @@ function cookieKeys(key: SigningKey): string[] {
   return [Buffer.from(hkdfSync("sha256", Buffer.from(key.d, "base64url"), "", "svc oauth cookies", 32)).toString("base64url")];
 }
 
+type OidcProvider = typeof import("oidc-provider");
+
+const LOOPBACK_HOSTS = new Set(["127.0.0.1", "[::1]", "localhost"]);
+
+// Redirect URIs match exactly, byte for byte, with the one exception OAuth 2.1 (§8.4.2, after RFC 8252 §7.3) makes:
+// a loopback redirect URI registered without a port matches any port, since a host on the person's machine takes
+// an ephemeral one for each sign-in. Claude Code's client ID metadata document lists such URIs
+// (http://localhost/callback) and does not call itself native, which is all oidc-provider's own rule looks at; a
+// URI registered with a port (as dynamic registrations send theirs) matches that port only.
+export function redirectUriAllowed(registered: readonly string[], requested: string): boolean {
+  if (registered.includes(requested)) return true;
+  const url = URL.parse(requested);
+  if (!url || url.protocol !== "http:" || !LOOPBACK_HOSTS.has(url.hostname) || url.port === "") return false;
+  const origin = `http://${url.hostname}:${url.port}`;
+  return requested.startsWith(origin) && registered.includes(`http://${url.hostname}${requested.slice(origin.length)}`);
+}
+
 // A session whose key was revoked, or whose tenant was suspended, since the person signed in asks to sign in again.
-function loginPolicy() {
+function loginPolicy({ interactionPolicy }: OidcProvider) {
   const policy = interactionPolicy.base();
   policy.get("login")?.checks.add(
     new interactionPolicy.Check("key_unusable", "the API key signed in with can no longer be used", (ctx) =>
@@ -49,8 +66,10 @@ function loginPolicy() {
 // (RFC 7591) or known by a client ID metadata document, the authorization code with PKCE S256 only, refresh
 // tokens rotated at every use, and one resource, the MCP URL (RFC 8707), as every access token's audience. Its
 // access tokens are opaque and stored (core/oauth/server/storage.ts), so revoking a grant, a key or a tenant
-// ends them at once. Its state is in Postgres: any replica answers any step.
-export function createAuthorizationServer(config: Config, db: Db, pages: AuthorizationServerPages): Provider {
+// ends them at once. Its state is in Postgres: any replica answers any step. oidc-provider is loaded here, on first
+// use, so that only a process running the server loads it (on Node 20 it warns at import).
+export async function createAuthorizationServer(config: Config, db: Db, pages: AuthorizationServerPages): Promise<Provider> {
+  const oidc = await import("oidc-provider");
   const signingKey = config.oauth.signingKey;
   if (!signingKey) throw new Error("the built-in authorization server needs OAUTH_SIGNING_KEY");
   const resource = mcpResourceUrl(config);
@@ -64,7 +83,7 @@ export function createAuthorizationServer(config: Config, db: Db, pages: Authori
       short: { httpOnly: true, sameSite: "lax", signed: true },
     },
     routes: AUTHORIZATION_SERVER_ROUTES,
-    interactions: { url: (_ctx, interaction) => `${INTERACTION_PATH}/${interaction.uid}`, policy: loginPolicy() },
+    interactions: { url: (_ctx, interaction) => `${INTERACTION_PATH}/${interaction.uid}`, policy: loginPolicy(oidc) },
     async findAccount(_ctx, id) {
       const account = await findKeyAccount(db, id);
       return account ? { accountId: id, claims: () => ({ sub: id }) } : undefined;
@@ -112,13 +131,13 @@ export function createAuthorizationServer(config: Config, db: Db, pages: Authori
         defaultResource: () => resource,
         useGrantedResource: () => true,
         getResourceServerInfo: (_ctx, indicator) => {
-          if (indicator !== resource) throw new errors.InvalidTarget(`the only resource here is ${resource}`);
+          if (indicator !== resource) throw new oidc.errors.InvalidTarget(`the only resource here is ${resource}`);
           return { scope: SCOPES.join(" "), audience: resource, accessTokenFormat: "opaque", accessTokenTTL: 60 * MINUTE };
         },
       },
     },
   };
-  const provider = new Provider(localIssuer(config), configuration);
+  const provider = new oidc.default(localIssuer(config), configuration);
   // A registration that names no token_endpoint_auth_method is registered public (clientDefaults) but still handed
   // a secret, since oidc-provider decides on a secret from the request as sent; a client given one might use it,
   // which its registered method would refuse.
@@ -133,10 +152,8 @@ export function createAuthorizationServer(config: Config, db: Db, pages: Authori
   // Behind a load balancer that ends TLS, the forwarded protocol tells it the request came over HTTPS (for secure
   // cookies).
   provider.proxy = true;
-  // Redirect URIs match exactly, byte for byte: oidc-provider would let a native client's loopback redirect take
-  // any port (RFC 8252 §7.3), but every registration here names its own.
   provider.Client.prototype.redirectUriAllowed = function (this: { redirectUris?: string[] }, value: string) {
-    return (this.redirectUris ?? []).includes(value);
+    return redirectUriAllowed(this.redirectUris ?? [], value);
   };
   return provider;
 }
