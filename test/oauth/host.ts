@@ -15,26 +15,18 @@ type ProviderState = {
 
 export interface LoopbackCallback {
   redirectUrl: string;
-  // The query of the last request the browser made to the redirect URI.
-  last(): URLSearchParams | null;
   close(): Promise<void>;
 }
 
 // A native host's redirect URI: a loopback HTTP server answering one small page.
 export async function loopbackCallback(): Promise<LoopbackCallback> {
-  let last: URLSearchParams | null = null;
-  const server: Server = createServer((request, response) => {
-    const url = new URL(request.url ?? "/", "http://127.0.0.1");
-    // The browser asks for /favicon.ico too.
-    if (url.pathname !== "/callback") return void response.writeHead(404).end();
-    last = url.searchParams;
+  const server: Server = createServer((_request, response) => {
     response.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end("<!doctype html><title>done</title><p>You may close this window.</p>");
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
   const port = (server.address() as AddressInfo).port;
   return {
     redirectUrl: `http://127.0.0.1:${port}/callback`,
-    last: () => last,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
@@ -94,19 +86,17 @@ export interface SignInOptions {
 }
 
 // A person at the browser: opens the authorization URL, signs in with the key, answers the consent page, and
-// ends at the redirect URI, whose query is returned. Each time from a fresh browser session, so the key signed
-// in with is this one.
-export async function signInAsPerson(page: Page, authorizationUrl: URL | string, apiKey: string, callback: LoopbackCallback, options: SignInOptions = {}): Promise<URLSearchParams> {
+// ends at the host's redirect URI, whose query is returned. Each time from a fresh browser session, so the key
+// signed in with is this one.
+export async function signInAsPerson(page: Page, authorizationUrl: URL | string, apiKey: string, redirectUrl: string, options: SignInOptions = {}): Promise<URLSearchParams> {
   await page.context().clearCookies();
   await page.goto(String(authorizationUrl));
   await page.getByLabel("API key of your account").fill(apiKey);
   await page.getByRole("button", { name: "Sign in" }).click();
   await page.getByRole("heading", { name: "Allow this application to use your account?" }).waitFor();
   for (const scope of options.untick ?? []) await page.locator(`input[name="scope"][value="${scope}"]`).uncheck();
-  const redirected = page.waitForURL((url) => url.href.startsWith(callback.redirectUrl));
+  const redirected = page.waitForURL((url) => url.href.startsWith(redirectUrl));
   await page.getByRole("button", { name: options.deny ? "Deny" : "Allow" }).click();
   await redirected;
-  const query = callback.last();
-  if (!query) throw new Error("the browser did not reach the redirect URI");
-  return query;
+  return new URL(page.url()).searchParams;
 }
