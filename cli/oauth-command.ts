@@ -1,14 +1,20 @@
-import { admin, oauthGrants } from "../core/index.js";
-import type { CommandContext } from "./handlers.js";
+import { admin, oauthGrants, type Core } from "../core/index.js";
 
 // `svc oauth clients|grants list TENANT_ID` and their revocations: what people consented to on the built-in
 // authorization server's pages, as an operator sees and ends it. Ending a grant ends its codes and tokens at
 // once: the MCP server reads access tokens from the database on every request.
 
-// The parser refuses a command without its positionals, so they are there.
-const positional = (ctx: CommandContext, name: string) => ctx.args[name] as string;
+// What these commands use of cli/handlers.ts's context (which spreads them among its handlers).
+interface OauthCommandContext {
+  core: Core;
+  args: Record<string, string | undefined>;
+  print(json: unknown, text: string): void;
+}
 
-export const OAUTH_HANDLERS: Record<string, (ctx: CommandContext) => Promise<number>> = {
+// The parser refuses a command without its positionals, so they are there.
+const positional = (ctx: OauthCommandContext, name: string) => ctx.args[name] as string;
+
+export const OAUTH_HANDLERS: Record<string, (ctx: OauthCommandContext) => Promise<number>> = {
   async "oauth clients list"(ctx) {
     const tenantId = positional(ctx, "TENANT_ID");
     await admin.getTenant(ctx.core.db, tenantId);
