@@ -1,6 +1,8 @@
 import { AREAS } from "../core/auth/areas.js";
 import { SCOPES } from "../core/oauth/scopes.js";
 
+export const spendLimitHelp = "CREDITS/day or CREDITS/month (UTC periods), e.g. 50/day; none removes the limit";
+
 // Every `svc` command: its arguments, options and help text. Pure data with light imports, so `svc --help` and
 // argument errors answer without loading the service's core.
 export interface OptionSpec {
@@ -59,6 +61,13 @@ export const COMMANDS: CommandSpec[] = [
     summary: "show or set a tenant's rate limits (requests per window) and upload quota",
   },
   {
+    noun: "tenant",
+    verb: "spend-limit",
+    positionals: [{ name: "TENANT_ID" }, { name: "LIMIT" }],
+    options: json,
+    summary: `set the credits the whole tenant may hold per day or month: ${spendLimitHelp}`,
+  },
+  {
     noun: "key",
     verb: "create",
     positionals: [{ name: "TENANT_ID" }],
@@ -66,6 +75,7 @@ export const COMMANDS: CommandSpec[] = [
       name: { value: "NAME", help: "a label for the key" },
       areas: { value: "AREA,…", help: `limit the key to these areas (default: every area): ${AREAS.join(", ")}` },
       save: { value: "FILE", help: "also write the key to FILE (mode 0600; refused if FILE exists)" },
+      "spend-limit": { value: "CREDITS/PERIOD", help: `credits the key may hold per period: ${spendLimitHelp}` },
       ...json,
     },
     summary: "create an API key (shown once)",
@@ -76,6 +86,13 @@ export const COMMANDS: CommandSpec[] = [
     positionals: [{ name: "TENANT_ID", optional: true }],
     options: json,
     summary: "list API keys (of one tenant, or all): id, prefix, areas, status",
+  },
+  {
+    noun: "key",
+    verb: "spend-limit",
+    positionals: [{ name: "KEY_ID" }, { name: "LIMIT" }],
+    options: json,
+    summary: `set the credits one key may hold per day or month: ${spendLimitHelp}`,
   },
   { noun: "key", verb: "revoke", positionals: [{ name: "KEY_ID" }], options: json, summary: "revoke an API key" },
   {

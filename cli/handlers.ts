@@ -2,6 +2,7 @@ import { writeFile } from "node:fs/promises";
 import { admin, creditBalanceView, isArea, parseCredits, readTenantRateLimits, type Area, type Core } from "../core/index.js";
 import { runLimitsCommand } from "./limits-command.js";
 import { runMcpCommand } from "./mcp-command.js";
+import { describeSpendLimit, parseSpendLimit, runSpendLimitCommand } from "./spend-limit-command.js";
 import { OAUTH_HANDLERS } from "./oauth-command.js";
 import { runTokenCommand } from "./token-command.js";
 
@@ -118,8 +119,17 @@ export const HANDLERS: Record<string, Handler> = {
     return 0;
   },
 
+  async "tenant spend-limit"(ctx) {
+    const result = await runSpendLimitCommand(ctx.core, "tenant", required(ctx, "TENANT_ID"), required(ctx, "LIMIT"));
+    ctx.print(result, describeSpendLimit(result));
+    return 0;
+  },
+
   async "key create"(ctx) {
     const save = text(ctx, "save");
+    // Parsed before the key exists, so a malformed limit creates nothing.
+    const spendLimit = text(ctx, "spend-limit");
+    if (spendLimit !== undefined) parseSpendLimit(spendLimit);
     const key = await admin.createApiKey(ctx.core.db, ctx.core.ids, ctx.core.config.region, required(ctx, "TENANT_ID"), {
       name: text(ctx, "name"),
       areas: parseAreas(text(ctx, "areas")),
@@ -128,9 +138,19 @@ export const HANDLERS: Record<string, Handler> = {
     if (save) await writeFile(save, `${key.key}\n`, { mode: 0o600, flag: "wx" }).catch((error: NodeJS.ErrnoException) => {
       throw new Error(`key ${key.id} was created but not saved to ${save} (${error.code ?? error.message}); it is: ${key.key}`);
     });
+    const limit = spendLimit === undefined ? undefined : await runSpendLimitCommand(ctx.core, "key", key.id, spendLimit);
     ctx.print(
-      { key_id: key.id, tenant_id: key.tenantId, api_key: key.key, region: key.region, areas: key.areas, ...(save ? { saved_to: save } : {}) },
-      `API key ${key.id} for ${key.tenantId}, areas: ${key.areas?.join(", ") ?? "all"} (shown once${save ? `; saved to ${save}` : ""}):\n${key.key}`,
+      {
+        key_id: key.id,
+        tenant_id: key.tenantId,
+        api_key: key.key,
+        region: key.region,
+        areas: key.areas,
+        ...(save ? { saved_to: save } : {}),
+        ...(limit ? { spend_limit: limit.spend_limit } : {}),
+      },
+      `API key ${key.id} for ${key.tenantId}, areas: ${key.areas?.join(", ") ?? "all"}${limit ? `; ${describeSpendLimit(limit)}` : ""} ` +
+        `(shown once${save ? `; saved to ${save}` : ""}):\n${key.key}`,
     );
     return 0;
   },
@@ -151,6 +171,12 @@ export const HANDLERS: Record<string, Handler> = {
       keys.map((k) => `${k.id}  ${k.tenantId}  ${k.displayPrefix}  ${k.status.padEnd(7)}  areas:${k.areas?.join(",") ?? "all"}  ${k.name}`).join("\n") ||
         "(no keys)",
     );
+    return 0;
+  },
+
+  async "key spend-limit"(ctx) {
+    const result = await runSpendLimitCommand(ctx.core, "key", required(ctx, "KEY_ID"), required(ctx, "LIMIT"));
+    ctx.print(result, describeSpendLimit(result));
     return 0;
   },
 

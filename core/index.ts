@@ -24,6 +24,7 @@ export { parseExecuteJob } from "./tasks/execute-job.js";
 export { pollTask } from "./tasks/poll.js";
 export { sweepOverdueTasks } from "./tasks/sweep.js";
 export { creditBalanceView } from "./credits/view.js";
+export { setSpendLimit, SPEND_PERIODS, tenantSpendLimits, type SpendPeriod, type SpendScope } from "./credits/spend-limits.js";
 export { formatCredits, parseCredits } from "./credits/money.js";
 export { openSignedArtifact, listTaskAssets } from "./artifacts/read.js";
 export { readTenantArtifact, type TenantArtifact } from "./artifacts/tenant-read.js";

@@ -3,6 +3,7 @@ import type { AdmissionSql, Executor } from "../db/client.js";
 import type { Fragment } from "../db/one-statement.js";
 import { ServiceError } from "../errors/index.js";
 import { formatCredits } from "./money.js";
+import { returnSpend } from "./spend-limits.js";
 
 // Every movement of credits is a ledger row plus a guarded update of the tenant's account, in the caller's
 // transaction (holds come many at a time, from an admission batch: one update per tenant). The partial unique
@@ -42,16 +43,17 @@ export interface Hold {
   tenantId: string;
   taskId: string;
   amount: bigint;
+  apiKeyId: string | undefined;
 }
 
 // The ledger row of each hold; the accounts change in takeHolds. Both are steps of the admission's one write
 // statement (core/db/one-statement.ts).
 export function recordHoldEntries(sql: AdmissionSql, holds: readonly Hold[]): Fragment {
-  const records = holds.map((h) => ({ tenant_id: h.tenantId, task_id: h.taskId, amount: h.amount.toString() }));
+  const records = holds.map((h) => ({ tenant_id: h.tenantId, task_id: h.taskId, amount: h.amount.toString(), api_key_id: h.apiKeyId ?? null }));
   return sql`
-    insert into credit_ledger (tenant_id, task_id, kind, amount)
-    select h.tenant_id, h.task_id, 'hold', h.amount
-      from jsonb_to_recordset(${sql.json(records)}::jsonb) as h(tenant_id text, task_id text, amount bigint)`;
+    insert into credit_ledger (tenant_id, task_id, kind, amount, api_key_id)
+    select h.tenant_id, h.task_id, 'hold', h.amount, h.api_key_id
+      from jsonb_to_recordset(${sql.json(records)}::jsonb) as h(tenant_id text, task_id text, amount bigint, api_key_id text)`;
 }
 
 // Another transaction took from a balance between the batch's read and its holds: the batch is judged again.
@@ -114,6 +116,7 @@ export class Settlements {
       on conflict do nothing
       returning id`);
     if (inserted.length === 0) return false;
+    if (held > captured) await returnSpend(tx, taskId, held - captured);
     const account = this.accounts.get(tenantId) ?? { held: 0n, spent: 0n, returned: 0n };
     account.held += held;
     account.spent += captured;

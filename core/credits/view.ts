@@ -3,6 +3,7 @@ import type { Db } from "../db/client.js";
 import { decodeCursor, pageOf, parseListQuery, type ListParameters } from "../operations/pagination.js";
 import { readBalance, recentLedgerEntries } from "./ledger.js";
 import { formatCredits } from "./money.js";
+import { tenantSpendLimits } from "./spend-limits.js";
 
 // GET /v1/credits' query: the ledger is paged like every list, but its first page is the 50 entries the answer
 // carried before it had pages, so a caller that sends no query reads what it always read.
@@ -19,10 +20,14 @@ function ledgerPosition(value: Record<string, unknown>): string | undefined {
 }
 
 // GET /v1/credits: the caller's balance and a page of its ledger, newest first.
-export async function creditBalanceView(core: { db: Db }, tenantId: string, query: Record<string, unknown> = {}, from: ListParameters = "query") {
+export async function creditBalanceView(core: { db: Db; clock: () => Date }, tenantId: string, query: Record<string, unknown> = {}, from: ListParameters = "query") {
   const { limit, cursor } = parseListQuery(creditsQuerySchema, query);
   const beforeId = cursor === undefined ? undefined : decodeCursor(cursor, ledgerPosition, from);
-  const [balance, entries] = await Promise.all([readBalance(core.db, tenantId), recentLedgerEntries(core.db, tenantId, limit + 1, beforeId)]);
+  const [balance, entries, spendLimits] = await Promise.all([
+    readBalance(core.db, tenantId),
+    recentLedgerEntries(core.db, tenantId, limit + 1, beforeId),
+    tenantSpendLimits(core.db, tenantId, core.clock()),
+  ]);
   const page = pageOf(
     entries,
     limit,
@@ -42,6 +47,7 @@ export async function creditBalanceView(core: { db: Db }, tenantId: string, quer
     held_credits: formatCredits(balance.held),
     spent_credits: formatCredits(balance.spent),
     granted_credits: formatCredits(balance.granted),
+    spend_limits: spendLimits,
     entries: page.data,
     has_more: page.has_more,
     next_cursor: page.next_cursor,

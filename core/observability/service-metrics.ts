@@ -12,6 +12,7 @@ export interface ServiceMetrics extends HttpMetrics {
   catalogGaps: Counter<"family" | "model">;
   callbackDeliveries: Counter<"outcome">;
   slotDeferrals: Counter<"job">;
+  spendLimitsReached: Counter<"scope" | "period">;
   jobDuration: Histogram<"job" | "outcome">;
 }
 
@@ -61,6 +62,12 @@ export function createServiceMetrics(): ServiceMetrics {
       name: "svc_tenant_slot_deferrals_total",
       help: "Jobs that found every worker slot of their tenant taken and were enqueued again for later, by job name",
       labelNames: ["job"] as const,
+      registers: [registry],
+    }),
+    spendLimitsReached: new Counter({
+      name: "svc_spend_limits_reached_total",
+      help: "Admissions refused because a spend limit would be passed, by the limit's scope (key or tenant) and period (day or month)",
+      labelNames: ["scope", "period"] as const,
       registers: [registry],
     }),
     jobDuration: new Histogram({

@@ -41,6 +41,14 @@ export function recordAdmission(core: TaskEventRecorder & { config: Pick<Config,
   );
 }
 
+// An admission refused at a spend limit is counted by the limit's scope and period (an operator's alert).
+export function recordRefusal(core: TaskEventRecorder, error: { details?: Record<string, unknown> }): void {
+  const limit = error.details?.spend_limit as { scope: string; owner: string; period: string } | undefined;
+  if (!limit) return;
+  core.metrics.spendLimitsReached.inc({ scope: limit.scope, period: limit.period });
+  core.log.info({ scope: limit.scope, owner: limit.owner, period: limit.period }, "spend limit reached");
+}
+
 export function recordFinish(core: TaskEventRecorder, task: TaskRow): void {
   const error = task.error as { code?: string; message?: string } | null;
   core.metrics.tasksFinished.inc({ capability: task.capability, model: task.resolvedModel, status: task.status, error_code: error?.code ?? "" });

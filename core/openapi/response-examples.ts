@@ -197,6 +197,9 @@ export function responseExamples(): Record<string, unknown> {
       held_credits: "0.000000",
       spent_credits: "0.870000",
       granted_credits: "1000.000000",
+      spend_limits: [
+        { scope: "key", owner: "key_01kbn5qh3k5m7n9p1q3r5s7t9v", period: "day", limit_credits: "50.000000", spent_credits: "0.870000", resets_at: "2026-11-25T00:00:00.000Z" },
+      ],
       entries: [
         { id: "1042", kind: "hold", amount_credits: "-0.870000", task_id: TASK_ID, note: null, created_at: "2026-11-24T08:00:01.480Z" },
         { id: "1041", kind: "grant", amount_credits: "1000.000000", task_id: null, note: "development tenant", created_at: "2026-11-24T07:59:00.000Z" },

@@ -12,6 +12,18 @@ export const creditBalanceSchema = z.object({
   held_credits: credits.describe("Credits held for tasks not yet finished."),
   spent_credits: credits.describe("Credits charged so far."),
   granted_credits: credits.describe("Credits granted so far."),
+  spend_limits: z
+    .array(
+      z.object({
+        scope: z.enum(["tenant", "key"]).describe("Whose limit: the whole tenant's, or one API key's."),
+        owner: z.string().describe("The tenant's id or the API key's id."),
+        period: z.enum(["day", "month"]).describe("The calendar period (UTC) the limit applies to."),
+        limit_credits: credits.describe("Credits that may be held in one period."),
+        spent_credits: credits.describe("Credits held in the current period (refunds give theirs back)."),
+        resets_at: dateTime.describe("When the current period ends and the limit starts again."),
+      }),
+    )
+    .describe("Spend limits of the tenant and its keys; an admission that would pass one is refused with insufficient_balance."),
   entries: z
     .array(
       z.object({

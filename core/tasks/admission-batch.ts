@@ -1,4 +1,5 @@
 import { BalanceMoved, balanceMovedFrom, insufficientBalance, readBalances, recordHoldEntries, takeHolds } from "../credits/ledger.js";
+import { countSpend, isSpendLimitCheck, ownerKey, readSpend, spendLimitReached, type SpendState } from "../credits/spend-limits.js";
 import type { AdmissionSql, DirectSql } from "../db/client.js";
 import { retryOnLostConnection } from "../db/lost-connection.js";
 import { oneStatement, type WriteStep } from "../db/one-statement.js";
@@ -21,6 +22,8 @@ import type { TaskRow } from "./repository.js";
 // short, an account missing, anything the database refuses). Then, and only then, the batch is judged: a
 // transaction whose first round trip sends BEGIN with the reads (locks, keys, balances) and whose second sends
 // every write as one statement with the COMMIT right behind it (core/db/pipelined-transaction.ts, commitWith).
+// Spend limits (core/credits/spend-limits.ts) are judged like balances: each hold against what the members before
+// it left under its tenant's and its key's limits, and written as counters whose check refuses an overshoot.
 // Fresh keys and covered holds are what almost every admission is; replays, conflicts and refusals pay for the
 // failed first statement.
 export interface Admission {
@@ -28,6 +31,8 @@ export interface Admission {
   // The task as it will be stored when admitted.
   row: TaskRow;
   hold: bigint;
+  // The API key the request came with: its spend limit applies, and a refund gives its spend back.
+  apiKeyId?: string | undefined;
 }
 
 export type AdmissionResult =
@@ -60,7 +65,7 @@ export async function admitBatch(direct: DirectSql, admissions: readonly Admissi
 // is expected, not reported: the judged attempt decides each member's outcome and surfaces whatever is wrong.
 async function admitAsWritten(direct: DirectSql, admissions: readonly Admission[]): Promise<boolean> {
   const payers = payersOf(admissions).length;
-  const steps = writeSteps(direct, admissions, { name: "key_rows", statement: claimFreshKeys(direct, claimsOf(admissions)) });
+  const steps = writeSteps(direct, admissions, { name: "key_rows", statement: claimFreshKeys(direct, claimsOf(admissions)) }, batchNow(admissions));
   const announce = announceJobs(direct, "job_rows");
   const last =
     payers > 0
@@ -78,12 +83,15 @@ async function judgeAndWrite(direct: DirectSql, admissions: readonly Admission[]
   const keys = [...new Map(admissions.map((a) => [keyOf(a.claim), { tenantId: a.claim.tenantId, key: a.claim.key }])).values()];
   const keyIndex = new Map(keys.map((k, i) => [keyOf(k), i]));
   const payers = payersOf(admissions);
+  const now = batchNow(admissions);
+  const keyIds = [...new Set(admissions.flatMap((a) => (a.hold > 0n && a.apiKeyId !== undefined ? [a.apiKeyId] : [])))];
 
   return pipelinedTransaction(direct, async (connection, commitWith) => {
-    const [locked, stored, balances] = await Promise.all([
+    const [locked, stored, balances, spend] = await Promise.all([
       tryLockKeys(connection, keys),
       readKeys(connection, keys),
       payers.length > 0 ? readBalances(connection, payers) : new Map<string, bigint>(),
+      payers.length > 0 ? readSpend(connection, payers, keyIds, now) : new Map<string, SpendState>(),
       // The transaction's only write besides the one statement, and harmless alone (commitWith): graphile-worker
       // registers job names the same way.
       registerJobName(connection, "execute_task"),
@@ -104,7 +112,11 @@ async function judgeAndWrite(direct: DirectSql, admissions: readonly Admission[]
         if (admission.hold > 0n) {
           const available = balances.get(claim.tenantId) ?? 0n;
           if (available < admission.hold) throw insufficientBalance(admission.hold, available);
+          const limits = spendLimitsOf(spend, admission);
+          const reached = limits.find((state) => state.spent + admission.hold > state.limit);
+          if (reached) throw spendLimitReached(reached, admission.hold, now);
           balances.set(claim.tenantId, available - admission.hold);
+          for (const state of limits) state.spent += admission.hold;
         }
         claimed.add(keyOf(claim));
         admitted.push(admission);
@@ -116,25 +128,38 @@ async function judgeAndWrite(direct: DirectSql, admissions: readonly Admission[]
     }
 
     if (admitted.length === 0) return results;
-    const steps = writeSteps(connection, admitted, { name: "key_rows", statement: recordKeys(connection, claimsOf(admitted)) });
+    const steps = writeSteps(connection, admitted, { name: "key_rows", statement: recordKeys(connection, claimsOf(admitted)) }, now);
     try {
       await commitWith(oneStatement(connection, steps, connection`select ${announceJobs(connection, "job_rows")}`));
     } catch (error) {
+      // Another admission counted spend under a shared limit since the reading: judged again, like a balance.
+      if (isSpendLimitCheck(error)) throw new BalanceMoved(payers);
       throw balanceMovedFrom(error, payers) ?? error;
     }
     return results;
   });
 }
 
+// One instant for the whole batch, so that its reading and its write count spend in the same periods.
+const batchNow = (admissions: readonly Admission[]) => (admissions[0] as Admission).claim.now;
+
+// The limits a member's hold counts against: its tenant's and its key's, as far as the batch has used them.
+function spendLimitsOf(spend: Map<string, SpendState>, admission: Admission): SpendState[] {
+  const tenant = spend.get(ownerKey("tenant", admission.claim.tenantId));
+  const key = admission.apiKeyId === undefined ? undefined : spend.get(ownerKey("key", admission.apiKeyId));
+  return [tenant, key].filter((state): state is SpendState => state !== undefined);
+}
+
 // The tenants that hold credits in a batch, in tenant order.
 const payersOf = (admissions: readonly Admission[]) => [...new Set(admissions.filter((a) => a.hold > 0n).map((a) => a.claim.tenantId))].sort();
 const claimsOf = (admitted: readonly Admission[]) => admitted.map((a) => ({ ...a.claim, taskId: a.row.id }));
 const holdsOf = (admitted: readonly Admission[]) =>
-  admitted.filter((a) => a.hold > 0n).map((a) => ({ tenantId: a.claim.tenantId, taskId: a.row.id, amount: a.hold }));
+  admitted.filter((a) => a.hold > 0n).map((a) => ({ tenantId: a.claim.tenantId, taskId: a.row.id, amount: a.hold, apiKeyId: a.apiKeyId }));
 
 // The writes of admitted members, as the steps of one statement, with their keys stored by `keys`: the tasks, what
-// their capabilities do on admission, the jobs, the holds' ledger rows and the accounts' change (`held_balances`).
-function writeSteps(sql: AdmissionSql, admitted: readonly Admission[], keys: WriteStep): WriteStep[] {
+// their capabilities do on admission, the jobs, the holds' ledger rows, the accounts' change (`held_balances`) and
+// the spend counted under limits.
+function writeSteps(sql: AdmissionSql, admitted: readonly Admission[], keys: WriteStep, now: Date): WriteStep[] {
   const rows = admitted.map((a) => a.row);
   const holds = holdsOf(admitted);
   const steps: WriteStep[] = [
@@ -146,6 +171,7 @@ function writeSteps(sql: AdmissionSql, admitted: readonly Admission[], keys: Wri
   if (holds.length > 0) {
     steps.push({ name: "hold_rows", statement: recordHoldEntries(sql, holds) });
     steps.push({ name: "held_balances", statement: takeHolds(sql, holds) });
+    steps.push({ name: "spend_rows", statement: countSpend(sql, holds, now) });
   }
   return steps;
 }

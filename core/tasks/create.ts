@@ -9,7 +9,7 @@ import { modelListHint } from "../selection/model-list-hint.js";
 import { peekIdempotencyKey, type KeyClaim } from "../idempotency/claim.js";
 import { checkMediaAtAdmission, type MediaAdmissionRuntime } from "../media/admission.js";
 import { requestFingerprint } from "../idempotency/fingerprint.js";
-import { recordAdmission, type TaskEventRecorder } from "../observability/task-events.js";
+import { recordAdmission, recordRefusal, type TaskEventRecorder } from "../observability/task-events.js";
 import type { IdGenerator } from "../ids.js";
 import { findVoiceForTenant } from "../voices/lookup.js";
 import type { Admission, AdmissionResult } from "./admission-batch.js";
@@ -37,6 +37,8 @@ export interface CreateContext {
   idempotencyKey: string | undefined;
   requestId: string;
   surface: "rest" | "mcp";
+  // The API key behind the request (an access token's key too): its spend limit applies.
+  apiKeyId?: string;
 }
 
 export interface CreateResult {
@@ -135,9 +137,12 @@ export async function createTask(core: CreateRuntime, capabilityId: string, raw:
     requestId: ctx.requestId,
     now: claim.now,
   });
-  const result = await core.admissions.submit({ claim, row, hold: prepared.quote.totalMicro });
+  const result = await core.admissions.submit({ claim, row, hold: prepared.quote.totalMicro, apiKeyId: ctx.apiKeyId });
   if (result.kind === "replay") return replay(core, result.taskId);
-  if (result.kind === "refused") throw result.error;
+  if (result.kind === "refused") {
+    recordRefusal(core, result.error);
+    throw result.error;
+  }
   recordAdmission(core, result.row);
   return { task: toEnvelope(result.row, envelopeContext(core)), replayed: false };
 }

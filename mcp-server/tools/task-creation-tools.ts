@@ -48,6 +48,8 @@ function creationTool(capability: Capability, { inputSchema, otherArguments }: C
       // Core validates the body exactly as for REST, so a refusal carries the same code, param and details.
       const result = await createTask(call.core, capability.id, body, {
         tenantId: call.grant.tenantId,
+        // An API key's id, or the key an access token was issued for: its spend limit applies either way.
+        apiKeyId: call.grant.subject,
         idempotencyKey: clientRequestId,
         requestId: call.requestId,
         surface: "mcp",

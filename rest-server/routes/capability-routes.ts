@@ -10,6 +10,7 @@ export function registerCapabilityRoutes(app: FastifyInstance, core: Core): void
       const key = request.headers["idempotency-key"];
       const result = await createTask(core, capability.id, request.body, {
         tenantId: principalOf(request).tenantId,
+        apiKeyId: principalOf(request).apiKeyId,
         idempotencyKey: typeof key === "string" ? key : undefined,
         requestId: request.id,
         surface: "rest",

@@ -31,6 +31,8 @@ export const creditLedger = pgTable(
       .notNull()
       .references(() => tenants.id),
     taskId: text("task_id"),
+    // The API key a hold was admitted under, so a refund gives its spend back to that key's limit.
+    apiKeyId: text("api_key_id"),
     kind: text("kind").notNull(),
     amount: bigint("amount", { mode: "bigint" }).notNull(),
     note: text("note"),

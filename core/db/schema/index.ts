@@ -7,3 +7,4 @@ export * from "./callbacks.js";
 export * from "./rate-limits.js";
 export * from "./inline-media.js";
 export * from "./oauth.js";
+export * from "./spend-limits.js";

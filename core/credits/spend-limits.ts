@@ -1,0 +1,170 @@
+import { sql as drizzleSql } from "drizzle-orm";
+import type { AdmissionSql, Executor } from "../db/client.js";
+import type { Fragment } from "../db/one-statement.js";
+import { ServiceError } from "../errors/index.js";
+import { formatCredits } from "./money.js";
+
+// Spend limits: credits an API key or a whole tenant may hold per UTC day or month (docs/decisions.md, spend
+// limits). An admission counts its holds against them in its own write statement; spend_counters' check refuses
+// the statement that would pass a limit, so concurrent admissions never overshoot.
+
+export type SpendScope = "key" | "tenant";
+export type SpendPeriod = "day" | "month";
+export const SPEND_PERIODS: readonly SpendPeriod[] = ["day", "month"];
+
+export interface SpendLimit {
+  scope: SpendScope;
+  owner: string;
+  period: SpendPeriod;
+  limit: bigint;
+}
+
+// The UTC start of the period holding `now`, and the start of the next one (when the limit resets).
+export function periodStart(period: SpendPeriod, now: Date): Date {
+  return period === "day"
+    ? new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()))
+    : new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
+}
+
+export function periodEnd(period: SpendPeriod, now: Date): Date {
+  const start = periodStart(period, now);
+  return period === "day"
+    ? new Date(Date.UTC(start.getUTCFullYear(), start.getUTCMonth(), start.getUTCDate() + 1))
+    : new Date(Date.UTC(start.getUTCFullYear(), start.getUTCMonth() + 1, 1));
+}
+
+// A spend counter's identity in a batch's reading.
+export const ownerKey = (scope: SpendScope, owner: string) => `${scope}\u0000${owner}`;
+
+export interface SpendState extends SpendLimit {
+  spent: bigint;
+}
+
+// Inside an admission transaction: the limits of these tenants and keys with what was held under each in its
+// current period, read without a lock like the balances (the write's check is what guarantees the limit).
+export async function readSpend(sql: AdmissionSql, tenantIds: readonly string[], keyIds: readonly string[], now: Date): Promise<Map<string, SpendState>> {
+  const rows = await sql<{ scope: SpendScope; owner: string; period: SpendPeriod; limit: string; spent: string }[]>`
+    select l.scope, l.owner, l.period, l.limit::text, coalesce(c.spent, 0)::text as spent
+      from spend_limits l
+      left join spend_counters c
+        on c.scope = l.scope and c.owner = l.owner
+       and c.period_start = date_trunc(l.period, ${now.toISOString()}::timestamptz at time zone 'UTC') at time zone 'UTC'
+     where (l.scope = 'tenant' and l.owner = any(${[...tenantIds]}::text[]))
+        or (l.scope = 'key' and l.owner = any(${[...keyIds]}::text[]))`;
+  return new Map(rows.map((r) => [ownerKey(r.scope, r.owner), { scope: r.scope, owner: r.owner, period: r.period, limit: BigInt(r.limit), spent: BigInt(r.spent) }]));
+}
+
+export interface SpendHold {
+  tenantId: string;
+  apiKeyId: string | undefined;
+  amount: bigint;
+}
+
+// The admission's holds added to the counters of the limits that apply to them (the tenant's, the key's), one
+// row per limit and period, inserted in owner order so that two batches lock counters in the same order. A
+// counter's limit follows the limit as set now, so a lowered limit refuses from the next admission.
+export function countSpend(sql: AdmissionSql, holds: readonly SpendHold[], now: Date): Fragment {
+  const records = holds.map((h) => ({ tenant_id: h.tenantId, api_key_id: h.apiKeyId ?? null, amount: h.amount.toString() }));
+  return sql`
+    with h as (
+      select * from jsonb_to_recordset(${sql.json(records)}::jsonb) as h(tenant_id text, api_key_id text, amount bigint)
+    ), owners as (
+      select 'tenant' as scope, tenant_id as owner, amount from h
+      union all
+      select 'key', api_key_id, amount from h where api_key_id is not null
+    ), due as (
+      select l.scope, l.owner, l.period, l.limit, sum(o.amount)::bigint as amount
+        from owners o join spend_limits l on l.scope = o.scope and l.owner = o.owner
+       group by l.scope, l.owner, l.period, l.limit
+    )
+    insert into spend_counters (scope, owner, period_start, spent, "limit")
+    select scope, owner, date_trunc(period, ${now.toISOString()}::timestamptz at time zone 'UTC') at time zone 'UTC', amount, "limit"
+      from due order by scope, owner
+    on conflict (scope, owner, period_start) do update
+      set spent = spend_counters.spent + excluded.spent, "limit" = excluded."limit"
+    returning scope`;
+}
+
+// Whether `error` is a counter's limit check failing in an admission's write (another admission counted spend
+// between the batch's read and its write).
+export function isSpendLimitCheck(error: unknown): boolean {
+  const failure = error as { code?: string; constraint_name?: string } | null;
+  return failure?.code === "23514" && failure.constraint_name === "spend_counters_within_limit_check";
+}
+
+// Refused because a hold would pass a limit: insufficient_balance (402, not retryable), as a short balance is
+// (docs/decisions.md says why not rate_limited); details name the limit and when it resets.
+export function spendLimitReached(state: SpendState, required: bigint, now: Date): ServiceError {
+  const remaining = state.limit > state.spent ? state.limit - state.spent : 0n;
+  const resetsAt = periodEnd(state.period, now).toISOString();
+  const whose = state.scope === "key" ? `API key ${state.owner}` : `tenant ${state.owner}`;
+  const message =
+    `This request needs ${formatCredits(required)} credits and the ${state.period === "day" ? "daily" : "monthly"} spend limit of ${whose} ` +
+    `(${formatCredits(state.limit)} credits) has ${formatCredits(remaining)} left until ${resetsAt}; nothing was started or charged.`;
+  return new ServiceError("insufficient_balance", message, {
+    details: {
+      required_credits: formatCredits(required),
+      spend_limit: {
+        scope: state.scope,
+        owner: state.owner,
+        period: state.period,
+        limit_credits: formatCredits(state.limit),
+        spent_credits: formatCredits(state.spent),
+        remaining_credits: formatCredits(remaining),
+        resets_at: resetsAt,
+      },
+    },
+  });
+}
+
+// A refund gives its spend back: `amount` of the task's hold returns to the counters it was counted in (the
+// period of the task's admission, the tenant's and its key's limits). A counter started after the hold never
+// held it, hence the floor at zero.
+export async function returnSpend(tx: Executor, taskId: string, amount: bigint): Promise<void> {
+  await tx.execute(drizzleSql`
+    update spend_counters c
+       set spent = greatest(c.spent - ${amount}, 0)
+      from credit_ledger h
+      join tasks t on t.id = h.task_id
+      join spend_limits l on (l.scope = 'tenant' and l.owner = h.tenant_id) or (l.scope = 'key' and l.owner = h.api_key_id)
+     where h.task_id = ${taskId} and h.kind = 'hold'
+       and c.scope = l.scope and c.owner = l.owner
+       and c.period_start = date_trunc(l.period, t.created_at at time zone 'UTC') at time zone 'UTC'`);
+}
+
+// Sets (or, with null, removes) the limit of a key or a tenant. False when there is no such key or tenant.
+export async function setSpendLimit(db: Executor, scope: SpendScope, owner: string, change: { period: SpendPeriod; limit: bigint } | null): Promise<boolean> {
+  const found = await db.execute(
+    scope === "key" ? drizzleSql`select tenant_id from api_keys where id = ${owner}` : drizzleSql`select id as tenant_id from tenants where id = ${owner}`,
+  );
+  if (found.length === 0) return false;
+  if (change === null) {
+    await db.execute(drizzleSql`delete from spend_limits where scope = ${scope} and owner = ${owner}`);
+    return true;
+  }
+  const tenantId = (found[0] as { tenant_id: string }).tenant_id;
+  await db.execute(drizzleSql`
+    insert into spend_limits (scope, owner, tenant_id, period, "limit") values (${scope}, ${owner}, ${tenantId}, ${change.period}, ${change.limit})
+    on conflict (scope, owner) do update set period = excluded.period, "limit" = excluded."limit", updated_at = now()`);
+  return true;
+}
+
+// A tenant's limits (its own and its keys') with what each has held this period, for GET /v1/credits.
+export async function tenantSpendLimits(db: Executor, tenantId: string, now: Date) {
+  const rows = await db.execute<{ scope: SpendScope; owner: string; period: SpendPeriod; limit: string; spent: string }>(drizzleSql`
+    select l.scope, l.owner, l.period, l.limit::text, coalesce(c.spent, 0)::text as spent
+      from spend_limits l
+      left join spend_counters c
+        on c.scope = l.scope and c.owner = l.owner
+       and c.period_start = date_trunc(l.period, ${now.toISOString()}::timestamptz at time zone 'UTC') at time zone 'UTC'
+     where l.tenant_id = ${tenantId}
+     order by l.scope desc, l.owner`);
+  return rows.map((r) => ({
+    scope: r.scope,
+    owner: r.owner,
+    period: r.period,
+    limit_credits: formatCredits(BigInt(r.limit)),
+    spent_credits: formatCredits(BigInt(r.spent)),
+    resets_at: periodEnd(r.period, now).toISOString(),
+  }));
+}
