@@ -21,6 +21,8 @@ export async function mountAuthorizationServer(app: FastifyInstance, core: Core)
       ctx.body = errorPage(style, "This authorization cannot go on", message);
     },
   });
+  // What oidc-provider answers 500 for is ours to look into: in the process's log, not Koa's stderr.
+  provider.on("server_error", (_ctx, error) => core.log.error({ err: error }, "oauth server error"));
   const serve = provider.callback();
   const forward = (url: string, methods: HTTPMethods[], rewrite?: string) =>
     app.route({
