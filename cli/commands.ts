@@ -62,6 +62,13 @@ export const COMMANDS: CommandSpec[] = [
   },
   {
     noun: "tenant",
+    verb: "retention",
+    positionals: [{ name: "TENANT_ID" }, { name: "DAYS" }],
+    options: json,
+    summary: "set the days the tenant's artifacts are kept; default restores ARTIFACT_RETENTION_DAYS",
+  },
+  {
+    noun: "tenant",
     verb: "spend-limit",
     positionals: [{ name: "TENANT_ID" }, { name: "LIMIT" }],
     options: json,

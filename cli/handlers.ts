@@ -1,5 +1,5 @@
 import { writeFile } from "node:fs/promises";
-import { admin, creditBalanceView, isArea, parseCredits, readTenantRateLimits, type Area, type Core } from "../core/index.js";
+import { admin, creditBalanceView, setTenantRetention, isArea, parseCredits, readTenantRateLimits, type Area, type Core } from "../core/index.js";
 import { runLimitsCommand } from "./limits-command.js";
 import { runMcpCommand } from "./mcp-command.js";
 import { describeSpendLimit, parseSpendLimit, runSpendLimitCommand } from "./spend-limit-command.js";
@@ -116,6 +116,18 @@ export const HANDLERS: Record<string, Handler> = {
         `(${limits.per_tenant_source}) every ${limits.window_seconds} s; uploads up to ${limits.upload_max_bytes} bytes ` +
         `(${limits.upload_max_bytes_source}) and ${limits.upload_max_count} assets (${limits.upload_max_count_source})`,
     );
+    return 0;
+  },
+
+  async "tenant retention"(ctx) {
+    const id = required(ctx, "TENANT_ID");
+    const text = required(ctx, "DAYS");
+    const days = text === "default" ? null : Number(text);
+    if (days !== null && !(/^\d+$/.test(text) && days >= 1 && days <= 36_500)) throw new Error(`DAYS must be a whole number of days (1 to 36500) or "default"; got "${text}"`);
+    await admin.getTenant(ctx.core.db, id);
+    await setTenantRetention(ctx.core.db, id, days);
+    const kept = days ?? ctx.core.config.artifactRetentionDays;
+    ctx.print({ tenant_id: id, artifact_retention_days: kept, source: days === null ? "default" : "tenant" }, `${id}: artifacts kept ${kept} days (${days === null ? "default" : "tenant"})`);
     return 0;
   },
 

@@ -85,6 +85,8 @@ const envSchema = z.object({
   S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
   ARTIFACT_URL_SECRET: z.string().min(32, "must be at least 32 characters"),
   ARTIFACT_URL_TTL_SECONDS: z.coerce.number().int().positive().default(86_400),
+  ARTIFACT_RETENTION_DAYS: z.coerce.number().int().positive().default(30),
+  ARTIFACT_SWEEP_BATCH_SIZE: z.coerce.number().int().positive().max(10_000).default(500),
   WORKER_CONCURRENCY: z.coerce.number().int().positive().default(16),
   TENANT_WORKER_SLOTS: z.coerce.number().int().positive().optional(),
   PROVIDER_RETRY_BASE_MS: z.coerce.number().int().positive().default(1000),
@@ -168,6 +170,9 @@ export interface Config {
   s3: S3Settings | null;
   artifactUrlSecret: string;
   artifactUrlTtlSeconds: number;
+  // Days an artifact's bytes are kept (a tenant may have its own), and how many one sweep batch deletes.
+  artifactRetentionDays: number;
+  artifactSweepBatchSize: number;
   workerConcurrency: number;
   // How many worker slots one tenant's jobs hold at once, across every worker process: its executions (media
   // resolution and vendor submission) and its callback deliveries (core/tasks/tenant-slots.ts).
@@ -282,6 +287,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         : null,
     artifactUrlSecret: values.ARTIFACT_URL_SECRET,
     artifactUrlTtlSeconds: values.ARTIFACT_URL_TTL_SECONDS,
+    artifactRetentionDays: values.ARTIFACT_RETENTION_DAYS,
+    artifactSweepBatchSize: values.ARTIFACT_SWEEP_BATCH_SIZE,
     workerConcurrency: values.WORKER_CONCURRENCY,
     // Half of one worker's slots unless configured, so a second tenant always finds the other half free.
     tenantWorkerSlots: values.TENANT_WORKER_SLOTS ?? Math.ceil(values.WORKER_CONCURRENCY / 2),

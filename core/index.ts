@@ -23,6 +23,7 @@ export { executeTask } from "./tasks/execute.js";
 export { parseExecuteJob } from "./tasks/execute-job.js";
 export { pollTask } from "./tasks/poll.js";
 export { sweepOverdueTasks } from "./tasks/sweep.js";
+export { setTenantRetention } from "./artifacts/retention.js";
 export { creditBalanceView } from "./credits/view.js";
 export { setSpendLimit, SPEND_PERIODS, tenantSpendLimits, type SpendPeriod, type SpendScope } from "./credits/spend-limits.js";
 export { formatCredits, parseCredits } from "./credits/money.js";

@@ -6,6 +6,7 @@ import { artifacts } from "../db/schema/index.js";
 import { ServiceError } from "../errors/index.js";
 import { readTaskForTenant } from "../tasks/task-reads.js";
 import { answerArtifact, type ConditionalHeaders } from "./http-response.js";
+import { artifactExpired } from "./retention.js";
 import type { ArtifactUrlSigner } from "./signed-url.js";
 import type { ArtifactStore } from "./store.js";
 
@@ -30,13 +31,15 @@ export async function openSignedArtifact(
 ): Promise<{ status: number; headers: Record<string, string>; stream: Readable | null }> {
   const verdict = core.signer.verify(artifactId, expires, signature, core.clock());
   if (verdict === "invalid") throw new ServiceError("forbidden", "This artifact URL's signature is not valid.");
+  const rows = await core.db.select().from(artifacts).where(eq(artifacts.id, artifactId)).limit(1);
+  const row = rows[0];
+  // Before the URL's own expiry: a fresh URL would not bring the bytes back, so the caller is told that instead.
+  if (row?.expiredAt) throw artifactExpired(artifactId, row.expiredAt);
   if (verdict === "expired") {
     throw new ServiceError("forbidden", "This artifact URL has expired; read the task again for a fresh URL.", {
       details: { recovery: { action: "refresh_task" } },
     });
   }
-  const rows = await core.db.select().from(artifacts).where(eq(artifacts.id, artifactId)).limit(1);
-  const row = rows[0];
   if (!row) throw new ServiceError("artifact_not_found", `No artifact ${artifactId}.`);
   const answer = answerArtifact({ artifactId, contentType: row.contentType, byteSize: row.byteSize, sha256: row.sha256, createdAt: row.createdAt }, request);
   if (request.method === "HEAD" || answer.body === null) return { status: answer.status, headers: answer.headers, stream: null };

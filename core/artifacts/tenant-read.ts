@@ -3,6 +3,7 @@ import { and, eq } from "drizzle-orm";
 import { artifacts } from "../db/schema/index.js";
 import { ServiceError } from "../errors/index.js";
 import type { ArtifactReadRuntime } from "./read.js";
+import { artifactExpired } from "./retention.js";
 
 export interface TenantArtifact {
   artifactId: string;
@@ -25,6 +26,7 @@ export async function readTenantArtifact(core: Pick<ArtifactReadRuntime, "db" | 
     .limit(1);
   const row = rows[0];
   if (!row) throw new ServiceError("artifact_not_found", `No artifact ${artifactId}.`, { details: { artifact_id: artifactId } });
+  if (row.expiredAt) throw artifactExpired(artifactId, row.expiredAt);
   const signed = core.signer.sign(row.id, core.clock());
   const found = { artifactId: row.id, kind: row.kind, contentType: row.contentType, byteSize: row.byteSize, url: signed.url, urlExpiresAt: signed.expiresAt.toISOString() };
   if (row.byteSize > maxBytes) return { ...found, bytes: null };

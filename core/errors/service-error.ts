@@ -14,6 +14,9 @@ export interface ServiceErrorOptions {
   param?: string;
   details?: Record<string, unknown>;
   headers?: Record<string, string>;
+  // The answer's HTTP status when the code's own does not fit: 410 for an artifact retention deleted, whose code
+  // stays artifact_not_found because SPEC.md's list of codes is closed.
+  status?: number;
 }
 
 // The one error a use-case throws: a public code plus what the caller needs to act on it.
@@ -22,6 +25,7 @@ export class ServiceError extends Error {
   readonly param: string | undefined;
   readonly details: Record<string, unknown> | undefined;
   readonly headers: Record<string, string>;
+  private readonly status: number | undefined;
 
   constructor(code: ErrorCode, message: string, options: ServiceErrorOptions = {}) {
     super(message);
@@ -30,10 +34,11 @@ export class ServiceError extends Error {
     this.param = options.param;
     this.details = options.details;
     this.headers = options.headers ?? {};
+    this.status = options.status;
   }
 
   get httpStatus(): number {
-    return ERROR_CATALOGUE[this.code].http;
+    return this.status ?? ERROR_CATALOGUE[this.code].http;
   }
 
   toBody(requestId?: string): ErrorBody {

@@ -18,6 +18,10 @@ export const outputArtifactSchema = z
     has_audio: z.boolean().optional().describe("Video: whether it carries an audio track."),
     url: z.string().describe("Signed download URL (GET, Range supported); no API key needed until it expires."),
     url_expires_at: z.iso.datetime().describe("When `url` stops working; read the task again for a fresh one."),
+    expired_at: z.iso
+      .datetime()
+      .optional()
+      .describe("Present once retention deleted the artifact's bytes (ARTIFACT_RETENTION_DAYS): `url` then answers 410."),
   })
   .catchall(z.unknown());
 

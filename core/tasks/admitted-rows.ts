@@ -78,6 +78,7 @@ export function admittedTaskRow(fields: AdmittedTaskFields): TaskRow {
     completedAt: null,
     cancelRequestedAt: null,
     cancelReason: null,
+    artifactsExpiredAt: null,
   };
 }
 

@@ -70,12 +70,14 @@ function renderUsage(stored: StoredUsage | null) {
   return usage;
 }
 
-function renderOutput(output: Record<string, unknown> | null, ctx: EnvelopeContext) {
+// Once retention deleted a task's artifacts each says so (`expired_at`); its URL then answers 410.
+function renderOutput(output: Record<string, unknown> | null, ctx: EnvelopeContext, expiredAt: Date | null) {
   if (!output) return null;
+  const expired = expiredAt ? { expired_at: expiredAt.toISOString() } : {};
   const withUrls = (refs: StoredArtifactRef[]) =>
     refs.map((a) => {
       const signed = ctx.signer.sign(a.artifact_id, ctx.now);
-      return { ...a, url: signed.url, url_expires_at: signed.expiresAt.toISOString() };
+      return { ...a, url: signed.url, url_expires_at: signed.expiresAt.toISOString(), ...expired };
     });
   return {
     ...output,
@@ -116,7 +118,7 @@ export function toEnvelope(row: TaskRow, ctx: EnvelopeContext) {
     metadata: row.metadata,
     input,
     progress: row.progress,
-    output: renderOutput(row.output as Record<string, unknown> | null, ctx),
+    output: renderOutput(row.output as Record<string, unknown> | null, ctx, row.artifactsExpiredAt),
     warnings: row.warnings,
     error: renderError(row.error as StoredError | null, row.requestId),
     usage: renderUsage(row.usage as StoredUsage | null),

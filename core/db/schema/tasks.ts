@@ -55,6 +55,8 @@ export const tasks = pgTable(
     completedAt: timestamp("completed_at", { withTimezone: true }),
     cancelRequestedAt: timestamp("cancel_requested_at", { withTimezone: true }),
     cancelReason: text("cancel_reason"),
+    // When the retention sweep deleted the task's artifacts (core/artifacts/retention.ts): its envelope says so.
+    artifactsExpiredAt: timestamp("artifacts_expired_at", { withTimezone: true }),
   },
   (t) => [
     check("tasks_status_check", sql`${t.status} in ('queued', 'running', 'succeeded', 'failed', 'canceled')`),
