@@ -2,6 +2,7 @@ import { useEffect, useState } from "preact/hooks";
 import { api } from "./api";
 import { ErrorView } from "./error-view";
 import { SigningKeys } from "./signing-keys";
+import { SpendLimits } from "./spend-limits";
 import { Voices } from "./voices";
 
 // The account: credit balance and recent ledger entries (GET /v1/credits), callback signing keys and voices.
@@ -72,6 +73,7 @@ export function AccountPage() {
     <section aria-labelledby="account-title">
       <h2 id="account-title">Account</h2>
       <Balance />
+      <SpendLimits />
       <SigningKeys />
       <Voices />
     </section>
