@@ -86,9 +86,10 @@ export async function sweepRetention(core: RetentionRuntime): Promise<number> {
 
 // The answer for an artifact whose bytes retention deleted: 410 Gone with SPEC.md's artifact_not_found (its list
 // of codes is closed; docs/decisions.md, retention), saying when and that reading the task again will not help.
-export function artifactExpired(artifactId: string, expiredAt: Date): ServiceError {
+export function artifactExpired(artifactId: string, expiredAt: Date, param?: string): ServiceError {
   return new ServiceError("artifact_not_found", `Artifact ${artifactId} has expired: retention deleted its bytes at ${expiredAt.toISOString()}.`, {
     status: 410,
+    ...(param === undefined ? {} : { param }),
     details: { artifact_id: artifactId, reason: "expired", expired_at: expiredAt.toISOString() },
   });
 }

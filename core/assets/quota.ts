@@ -1,4 +1,4 @@
-import { and, count, eq, sql, sum } from "drizzle-orm";
+import { and, count, eq, isNull, sql, sum } from "drizzle-orm";
 import type { Executor } from "../db/client.js";
 import { artifacts, tenantRateLimits } from "../db/schema/index.js";
 import { ServiceError } from "../errors/index.js";
@@ -29,7 +29,8 @@ export async function reserveUpload(tx: Executor, tenantId: string, byteSize: nu
   const rows = await tx
     .select({ count: count(), bytes: sum(artifacts.byteSize) })
     .from(artifacts)
-    .where(and(eq(artifacts.tenantId, tenantId), sql`${artifacts.media}->>'source' = 'upload'`));
+    // An upload whose bytes retention deleted no longer takes space.
+    .where(and(eq(artifacts.tenantId, tenantId), sql`${artifacts.media}->>'source' = 'upload'`, isNull(artifacts.expiredAt)));
   const used = { count: rows[0]?.count ?? 0, bytes: Number(rows[0]?.bytes ?? 0) };
   const over =
     used.count + 1 > quota.maxCount

@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import { and, eq, inArray } from "drizzle-orm";
+import { artifactExpired } from "../artifacts/retention.js";
 import type { ArtifactStore } from "../artifacts/store.js";
 import type { Config } from "../config.js";
 import type { Db } from "../db/client.js";
@@ -81,12 +82,17 @@ export async function checkMediaAtAdmission(core: MediaAdmissionRuntime, tenantI
     artifactSlots.length === 0
       ? []
       : await core.db
-          .select({ id: artifacts.id, kind: artifacts.kind, byteSize: artifacts.byteSize, media: artifacts.media, storageKey: artifacts.storageKey })
+          .select({ id: artifacts.id, kind: artifacts.kind, byteSize: artifacts.byteSize, media: artifacts.media, storageKey: artifacts.storageKey, expiredAt: artifacts.expiredAt })
           .from(artifacts)
           .where(and(eq(artifacts.tenantId, tenantId), inArray(artifacts.id, artifactSlots.map((a) => a.id))));
   const byId = new Map(rows.map((r) => [r.id, r]));
   const missing = artifactSlots.find((a) => !byId.has(a.id));
   if (missing) throw new ServiceError("artifact_not_found", `No artifact ${missing.id}.`, { param: missing.param });
+  // An input whose bytes retention deleted is refused here, before anything is held, not by the worker later.
+  for (const slot of artifactSlots) {
+    const expiredAt = byId.get(slot.id)?.expiredAt;
+    if (expiredAt) throw artifactExpired(slot.id, expiredAt, slot.param);
+  }
 
   const probes: { slot: Slot; facts: () => ReturnType<typeof dataUriFacts> }[] = [
     ...inline.map(({ slot, bytes }) => ({ slot, facts: () => dataUriFacts(bytes, slot.expected) })),

@@ -47,6 +47,16 @@ describe("retention", () => {
     expect(body.error.details.expired_at).toBe(read.body.output.artifacts[0].expired_at);
     expect(await h.core.artifacts.open(stored!.storage_key)).toBeNull();
     expect(await ledgerEntries(h)).toEqual(ledger);
+
+    // Named as an input afterwards, it is refused at admission with the same 410, nothing held.
+    const reuse = await h.request("POST", "/v1/voices", {
+      body: { sample: { type: "artifact", artifact_id: artifact.artifact_id }, display_name: "Gone", consent_attested: true },
+      idempotencyKey: "retention-reuse",
+    });
+    expect(reuse.status).toBe(410);
+    expect(reuse.body.error.code).toBe("artifact_not_found");
+    expect(reuse.body.error.param).toBe("/sample/artifact_id");
+    expect(await ledgerEntries(h)).toEqual(ledger);
   });
 
   it("deletes in batches of ARTIFACT_SWEEP_BATCH_SIZE, oldest first, and keeps what a tenant's own retention keeps", async () => {
