@@ -82,6 +82,28 @@ describe("svc admin CLI", () => {
     expect((await h.request("GET", "/v1/credits")).status).toBe(200);
   }, 300_000);
 
+  it("sets spend limits on a new key and on a tenant, and a tenant's retention", async () => {
+    const tenantId: string = json(await cli("tenant", "create", "--name", "limited", "--credits", "5", "--json")).tenant_id;
+    const key = json(await cli("key", "create", tenantId, "--spend-limit", "0/day", "--json"));
+    expect(key.spend_limit).toEqual({ period: "day", limit_credits: "0.000000" });
+    const speech = { voice: "en_female_aria", input: "hello", model: "vendorA-speech-2.8-hd" };
+    const refused = await h.request("POST", "/v1/audio/speech", { body: speech, idempotencyKey: "cli-spend-1", apiKey: key.api_key });
+    expectError(refused, 402, "insufficient_balance");
+    expect(refused.body.error.details.spend_limit).toMatchObject({ scope: "key", owner: key.key_id, period: "day" });
+
+    expect(json(await cli("key", "spend-limit", key.key_id, "none", "--json"))).toMatchObject({ scope: "key", spend_limit: null });
+    expect(json(await cli("tenant", "spend-limit", tenantId, "2.5/month", "--json"))).toMatchObject({
+      scope: "tenant",
+      spend_limit: { period: "month", limit_credits: "2.500000" },
+    });
+    const credits = await h.request("GET", "/v1/credits", { apiKey: key.api_key });
+    expect(credits.body.spend_limits).toMatchObject([{ scope: "tenant", owner: tenantId, period: "month", limit_credits: "2.500000" }]);
+    expect((await cli("key", "create", tenantId, "--spend-limit", "5/week", "--json")).code).not.toBe(0);
+
+    expect(json(await cli("tenant", "retention", tenantId, "90", "--json"))).toEqual({ tenant_id: tenantId, artifact_retention_days: 90, source: "tenant" });
+    expect(json(await cli("tenant", "retention", tenantId, "default", "--json"))).toMatchObject({ artifact_retention_days: 30, source: "default" });
+  }, 300_000);
+
   it("exits non-zero on an unknown command and on an operation that fails", async () => {
     const [unknown, missingKey] = await Promise.all([
       cli("tenant", "explode", "--json"),
