@@ -4,7 +4,7 @@ import { recordCallbackAttempt, type TaskEventRecorder } from "../observability/
 import { readTask } from "../tasks/task-reads.js";
 import { isTerminal } from "../tasks/state.js";
 import type { TaskRow } from "../tasks/repository.js";
-import { deferralDelayMs, releaseSlot, takeDeliverySlot } from "../tasks/tenant-slots.js";
+import { DEFERRED_PRIORITY, deferralDelayMs, releaseSlot, takeDeliverySlot } from "../tasks/tenant-slots.js";
 import { replaceCallbackState } from "./delivery-repository.js";
 import { enqueueDeliveryAttempt, parseDeliveryJob, type DeliveryJob } from "./delivery-job.js";
 import { nextAttemptAt } from "./schedule.js";
@@ -32,7 +32,8 @@ export async function deliverCallback(core: DeliveryRuntime, payload: unknown, s
   if (state.attempt_count !== job.attempt - 1 || !IN_FLIGHT.includes(state.status)) return;
   const deferrals = job.deferrals ?? 0;
   if (!(await takeDeliverySlot(core.db, task.id, core.config.tenantWorkerSlots, core.clock()))) {
-    await enqueueDeliveryAttempt(core.db, { ...job, deferrals: deferrals + 1 }, new Date(core.clock().getTime() + deferralDelayMs(deferrals)));
+    const later = new Date(core.clock().getTime() + deferralDelayMs(deferrals));
+    await enqueueDeliveryAttempt(core.db, { ...job, deferrals: deferrals + 1 }, later, DEFERRED_PRIORITY);
     core.metrics.slotDeferrals.inc({ job: "deliver_callback" });
     return;
   }

@@ -23,6 +23,6 @@ export function parseDeliveryJob(payload: unknown): DeliveryJob {
 // failure is an outcome, recorded and rescheduled on SPEC.md's schedule by the job itself.
 const JOB_MAX_ATTEMPTS = 3;
 
-export async function enqueueDeliveryAttempt(tx: Executor, job: DeliveryJob, runAt?: Date): Promise<void> {
-  await enqueueJob(tx, "deliver_callback", { ...job }, { maxAttempts: JOB_MAX_ATTEMPTS, ...(runAt ? { runAt } : {}) });
+export async function enqueueDeliveryAttempt(tx: Executor, job: DeliveryJob, runAt?: Date, priority?: number): Promise<void> {
+  await enqueueJob(tx, "deliver_callback", { ...job }, { maxAttempts: JOB_MAX_ATTEMPTS, ...(runAt ? { runAt } : {}), ...(priority ? { priority } : {}) });
 }

@@ -12,6 +12,8 @@ export interface JobOptions {
   runAt?: Date;
   maxAttempts?: number;
   jobKey?: string;
+  // graphile-worker runs due jobs lowest priority first (0 unless given).
+  priority?: number;
 }
 
 // Jobs are added with graphile-worker's SQL function inside the caller's transaction, so a task and its job
@@ -23,7 +25,8 @@ export async function enqueueJob(tx: Executor, name: JobName, payload: Record<st
       ${JSON.stringify(payload)}::json,
       run_at := ${options.runAt ? options.runAt.toISOString() : null}::timestamptz,
       max_attempts := ${options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS}::int,
-      job_key := ${options.jobKey ?? null}::text
+      job_key := ${options.jobKey ?? null}::text,
+      priority := ${options.priority ?? 0}::int
     )).id::text as id`);
   return (rows[0] as { id: string }).id;
 }

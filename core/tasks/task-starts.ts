@@ -5,7 +5,7 @@ import type { Clock } from "../clock.js";
 import type { VendorFamily } from "../vendor-families.js";
 import { TASK_TRANSITIONS } from "./state.js";
 import { taskRowOf, type TaskRow } from "./task-rows.js";
-import { deferralDelayMs, retryingSlotRaces, SLOT_LEASE_MS } from "./tenant-slots.js";
+import { DEFERRED_PRIORITY, deferralDelayMs, retryingSlotRaces, SLOT_LEASE_MS } from "./tenant-slots.js";
 
 type RawRow = Record<string, unknown>;
 
@@ -29,8 +29,8 @@ export type StartOutcome = { kind: "started"; row: TaskRow } | { kind: "deferred
 // as an attempt when it was queued; one found running was started by this same job before its worker died) if its
 // tenant has a free slot (core/tasks/tenant-slots.ts; the highest first, which deliveries leave to executions), the
 // oldest tasks of a tenant first. A task whose tenant has
-// none is deferred in the same statement: a new execute job is added at a later run_at and made the task's
-// token, so only it can start the task, even if the asking job runs again after a crash.
+// none is deferred in the same statement: a new execute job is added at a later run_at and a lower priority and
+// made the task's token, so only it can start the task, even if the asking job runs again after a crash.
 export class TaskStarts {
   private readonly starts: BatchedLookup<RawRow>;
   private readonly asked = new Map<string, StartRequest>();
@@ -92,11 +92,12 @@ export class TaskStarts {
               and (tasks.execution_token = c.job_id or (tasks.execution_token is null and tasks.status = 'queued'))
             returning tasks.*
           ), deferred_jobs as (
-            insert into graphile_worker._private_jobs (task_id, payload, run_at, max_attempts)
+            insert into graphile_worker._private_jobs (task_id, payload, run_at, max_attempts, priority)
             select (select id from graphile_worker._private_tasks where identifier = 'execute_task'),
                    json_build_object('task_id', c.id, 'deferrals', c.deferrals),
                    ${at}::timestamptz + c.delay_ms * interval '1 millisecond',
-                   25
+                   25,
+                   ${DEFERRED_PRIORITY}::int
             from claims as c where c.slot is null
             returning id, payload->>'task_id' as task_id
           ), deferred as (

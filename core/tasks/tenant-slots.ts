@@ -21,7 +21,9 @@ export const SLOT_RELEASED = { tenantSlot: null, tenantSlotUntil: null } as cons
 
 // A deferred job looks again after 1 s, then 2, 4 and 8 s at most (±20 %, so a tenant's deferred jobs do not
 // come back together): a tenant's waiting work costs the workers one row of a start statement per task every few
-// seconds, while its slots refill within a second of freeing.
+// seconds, while its slots refill within a second of freeing. It comes back at a lower priority than new jobs, so
+// another tenant's new work never queues behind a flooding tenant's waiting work looking again.
+export const DEFERRED_PRIORITY = 1;
 const FIRST_DEFERRAL_MS = 1000;
 const LONGEST_DEFERRAL_MS = 8000;
 

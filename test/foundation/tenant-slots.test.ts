@@ -76,16 +76,17 @@ describe("the start statement and a tenant's slots", () => {
     expect(await slotsHeld(h.tenantId)).toEqual([1, 2]);
     expect(await slotsHeld(other.tenantId)).toEqual([2]);
 
-    // Each deferred task names a new execute_task job, due later, as the one job that may start it.
+    // Each deferred task names a new execute_task job, due later and behind new jobs, as the one job that may
+    // start it.
     const deferred = mine.slice(2);
     for (const taskId of deferred) {
       const token = await tokenOf(taskId);
-      const jobs = await h.core.db.execute<{ payload: { task_id: string; deferrals: number }; later: boolean }>(
-        sql`select jobs.payload, jobs.run_at > now() as later from graphile_worker._private_jobs as jobs
+      const jobs = await h.core.db.execute<{ payload: { task_id: string; deferrals: number }; later: boolean; priority: number }>(
+        sql`select jobs.payload, jobs.run_at > now() as later, jobs.priority from graphile_worker._private_jobs as jobs
             join graphile_worker._private_tasks as tasks on tasks.id = jobs.task_id
             where jobs.id = ${token}::bigint and tasks.identifier = 'execute_task'`,
       );
-      expect(jobs[0]).toMatchObject({ payload: { task_id: taskId, deferrals: 1 }, later: true });
+      expect(jobs[0]).toMatchObject({ payload: { task_id: taskId, deferrals: 1 }, later: true, priority: 1 });
     }
     const [waiting] = deferred as [string];
     expect(await starts.start({ taskId: waiting, jobId: "first-1", deferrals: 0 })).toBeNull();
