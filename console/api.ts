@@ -1,26 +1,13 @@
+import { ServiceError, unenvelopedFailure } from "../client/src/errors.js";
+import type { ErrorObject } from "./types";
 import { storedKey } from "./session-key";
 
 // Every call the console makes: a path of this origin's public API, the session's key as a bearer token. Paths
-// are relative, so nothing is ever sent to another origin.
+// are relative, so nothing is ever sent to another origin. A refusal is the client package's ServiceError, the
+// service's error object as every client of it reads it (an answer without the envelope gets the code its status
+// stands for, as the client gives it).
 
-export interface ServiceErrorBody {
-  code: string;
-  type?: string;
-  message: string;
-  retryable?: boolean;
-  param?: string;
-  details?: Record<string, unknown>;
-  request_id?: string;
-}
-
-export class ApiError extends Error {
-  constructor(
-    readonly status: number,
-    readonly body: ServiceErrorBody,
-  ) {
-    super(body.message);
-  }
-}
+export { ServiceError };
 
 export interface CallOptions {
   body?: unknown;
@@ -41,6 +28,12 @@ function parseJson(text: string): unknown {
   }
 }
 
+// The refusal an answer carries.
+export function refusalOf(response: Response, parsed: unknown): ServiceError {
+  const error = (parsed as { error?: ErrorObject } | null)?.error;
+  return error ? new ServiceError(error, response.status) : unenvelopedFailure(response.status, response.headers.get("x-request-id") ?? undefined, undefined);
+}
+
 export async function api<T>(method: "GET" | "POST" | "DELETE", path: string, options: CallOptions = {}): Promise<T> {
   const headers: Record<string, string> = { ...authHeaders() };
   if (options.body !== undefined) headers["Content-Type"] = "application/json";
@@ -51,12 +44,8 @@ export async function api<T>(method: "GET" | "POST" | "DELETE", path: string, op
     body: options.body === undefined ? undefined : JSON.stringify(options.body),
     signal: options.signal,
   });
-  const text = await response.text();
-  const parsed = parseJson(text);
-  if (!response.ok) {
-    const error = (parsed as { error?: ServiceErrorBody } | null)?.error;
-    throw new ApiError(response.status, error ?? { code: `http_${response.status}`, message: text.slice(0, 500) || response.statusText });
-  }
+  const parsed = parseJson(await response.text());
+  if (!response.ok) throw refusalOf(response, parsed);
   return parsed as T;
 }
 
@@ -66,9 +55,9 @@ export function query(values: Record<string, string | number | undefined>): stri
   return entries.length === 0 ? "" : `?${new URLSearchParams(entries.map(([k, v]) => [k, String(v)])).toString()}`;
 }
 
-// The problems an error points at, by JSON Pointer: every entry of an invalid_request's details.errors, or the
+// The problems a refusal points at, by JSON Pointer: every entry of an invalid_request's details.errors, or the
 // error's own param.
-export function fieldErrors(error: ServiceErrorBody): Map<string, string> {
+export function fieldErrors(error: ServiceError): Map<string, string> {
   const fields = new Map<string, string>();
   const listed = error.details?.errors;
   if (Array.isArray(listed)) {

@@ -1,16 +1,16 @@
-import { ApiError } from "./api";
+import { ServiceError } from "./api";
 
 // A refusal as the service worded it: code, message, the field it points at, and the request id for support.
 export function ErrorView({ error }: { error: unknown }) {
   if (error === null || error === undefined) return null;
-  if (!(error instanceof ApiError)) {
+  if (!(error instanceof ServiceError)) {
     return (
       <div class="error" role="alert">
         <p>{error instanceof Error ? error.message : String(error)}</p>
       </div>
     );
   }
-  const { code, message, param, request_id: requestId, details } = error.body;
+  const { code, message, param, requestId, details } = error;
   const listed = Array.isArray(details?.errors) ? (details.errors as { param?: string; reason?: string }[]) : [];
   const candidates = Array.isArray(details?.candidate_failures) ? (details.candidate_failures as Record<string, unknown>[]) : [];
   return (

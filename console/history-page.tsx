@@ -1,117 +1,122 @@
 import { useEffect, useState } from "preact/hooks";
-import { api, query } from "./api";
+import { api } from "./api";
+import { capabilityList, capabilityTitle } from "./catalog";
 import { ErrorView } from "./error-view";
+import { useLiveTaskList } from "./live-task-list";
+import { TaskThumbnail } from "./task-thumbnail";
 import { TaskView } from "./task-view";
-import type { CapabilitySummary, Page, TaskEnvelope } from "./types";
+import { costOf, promptOf, when } from "./task-words";
+import type { CapabilitySummary, Task } from "./types";
 
-// The task list (GET /v1/tasks) with its status and capability filters and cursor paging; a task opens below with
-// its envelope, callback state and actions.
+// Your tasks, newest first, live (live-task-list.ts): each with its picture, the start of its prompt, model,
+// cost and status; filtered by status and capability, a page at a time. A task opens beside the list on a wide
+// screen and alone on a phone, at its own address (#/history/task_…), so it can be bookmarked or shared.
 
 const STATUSES = ["queued", "running", "succeeded", "failed", "canceled"];
 const PAGE_SIZE = 20;
 
-export function HistoryPage() {
+function TaskCard({ task, open, titles }: { task: Task; open: boolean; titles: Map<string, string> }) {
+  const prompt = promptOf(task);
+  return (
+    <li class={`task-card${open ? " open" : ""}`} data-task-id={task.task_id} data-status={task.status}>
+      <a href={`#/history/${task.task_id}`} aria-current={open ? "true" : undefined}>
+        <TaskThumbnail task={task} />
+        <span class="task-card-text">
+          <span class="task-prompt">{prompt ? (prompt.length > 90 ? `${prompt.slice(0, 90)}…` : prompt) : titles.get(task.capability) ?? task.capability}</span>
+          <span class="task-meta">
+            <span class={`badge status-${task.status}`}>{task.status}</span> {titles.get(task.capability) ?? task.capability} · {task.resolved_model} ·{" "}
+            <span data-cost>{costOf(task)}</span> · {when(task.created_at)}
+          </span>
+        </span>
+      </a>
+    </li>
+  );
+}
+
+function TaskDetail({ taskId, listed }: { taskId: string; listed: Task | undefined }) {
+  const [task, setTask] = useState<Task | null>(listed ?? null);
+  const [error, setError] = useState<unknown>(null);
+  useEffect(() => {
+    if (listed) return setTask(listed);
+    api<Task>("GET", `/v1/tasks/${encodeURIComponent(taskId)}`).then(setTask, setError);
+  }, [taskId]);
+  return (
+    <section class="task-detail" aria-label="Task">
+      <a class="back" href="#/history">
+        ← All tasks
+      </a>
+      <ErrorView error={error} />
+      {task && <TaskView key={task.task_id} initial={task} focus />}
+    </section>
+  );
+}
+
+export function HistoryPage({ openTaskId }: { openTaskId: string | undefined }) {
   const [capabilities, setCapabilities] = useState<CapabilitySummary[]>([]);
   const [status, setStatus] = useState("");
   const [capability, setCapability] = useState("");
   // The cursors of the pages before this one, for Previous; undefined is the first page.
   const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
-  const [page, setPage] = useState<Page<TaskEnvelope> | null>(null);
-  const [open, setOpen] = useState<TaskEnvelope | null>(null);
-  const [error, setError] = useState<unknown>(null);
   const cursor = cursors[cursors.length - 1];
+  const { page, error } = useLiveTaskList({ status, capability, cursor, limit: PAGE_SIZE }, openTaskId ? 0 : 1);
+  const titles = new Map(capabilities.map((c) => [c.id, capabilityTitle(c)]));
 
   useEffect(() => {
-    api<{ data: CapabilitySummary[] }>("GET", "/v1/catalog/capabilities").then((list) => setCapabilities(list.data), setError);
+    capabilityList().then(setCapabilities, () => undefined);
   }, []);
-
-  useEffect(() => {
-    setError(null);
-    api<Page<TaskEnvelope>>("GET", `/v1/tasks${query({ status, capability, limit: PAGE_SIZE, cursor })}`).then(setPage, setError);
-  }, [status, capability, cursor]);
 
   const filter = (set: (value: string) => void) => (event: Event) => {
     set((event.currentTarget as HTMLSelectElement).value);
     setCursors([undefined]);
   };
 
-  const openTask = async (taskId: string) => {
-    try {
-      setOpen(await api<TaskEnvelope>("GET", `/v1/tasks/${encodeURIComponent(taskId)}`));
-    } catch (e) {
-      setError(e);
-    }
-  };
-
   return (
-    <section aria-labelledby="history-title">
-      <h2 id="history-title">History</h2>
-      <div class="filters">
-        <div class="field">
-          <label for="history-status">Status</label>
-          <select id="history-status" value={status} onChange={filter(setStatus)}>
-            <option value="">any</option>
-            {STATUSES.map((s) => (
-              <option value={s}>{s}</option>
-            ))}
-          </select>
-        </div>
-        <div class="field">
-          <label for="history-capability">Capability</label>
-          <select id="history-capability" value={capability} onChange={filter(setCapability)}>
-            <option value="">any</option>
-            {capabilities.map((c) => (
-              <option value={c.id}>{c.id}</option>
-            ))}
-          </select>
-        </div>
-      </div>
-      <ErrorView error={error} />
-      {page && (
-        <div class="table-scroll">
-          <table class="tasks">
-            <caption>Tasks, newest first</caption>
-            <thead>
-              <tr>
-                <th scope="col">Task</th>
-                <th scope="col">Capability</th>
-                <th scope="col">Status</th>
-                <th scope="col">Model</th>
-                <th scope="col">Created</th>
-              </tr>
-            </thead>
-            <tbody>
-              {page.data.map((t) => (
-                <tr>
-                  <td>
-                    <button type="button" class="link" onClick={() => openTask(t.task_id)}>
-                      {t.task_id}
-                    </button>
-                  </td>
-                  <td>{t.capability}</td>
-                  <td>{t.status}</td>
-                  <td>{t.resolved_model ?? t.model}</td>
-                  <td>{new Date(t.created_at).toLocaleString()}</td>
-                </tr>
+    <section class={`history${openTaskId ? " has-detail" : ""}`} aria-labelledby="history-title">
+      <div class="history-list">
+        <h2 id="history-title">History</h2>
+        <div class="filters">
+          <div class="field">
+            <label for="history-status">Status</label>
+            <select id="history-status" value={status} onChange={filter(setStatus)}>
+              <option value="">any</option>
+              {STATUSES.map((s) => (
+                <option value={s}>{s}</option>
               ))}
-              {page.data.length === 0 && (
-                <tr>
-                  <td colSpan={5}>No tasks match.</td>
-                </tr>
-              )}
-            </tbody>
-          </table>
+            </select>
+          </div>
+          <div class="field">
+            <label for="history-capability">Capability</label>
+            <select id="history-capability" value={capability} onChange={filter(setCapability)}>
+              <option value="">any</option>
+              {capabilities.map((c) => (
+                <option value={c.id}>{capabilityTitle(c)}</option>
+              ))}
+            </select>
+          </div>
         </div>
-      )}
-      <div class="actions">
-        <button type="button" class="secondary" disabled={cursors.length <= 1} onClick={() => setCursors(cursors.slice(0, -1))}>
-          Previous page
-        </button>
-        <button type="button" class="secondary" disabled={!page?.has_more || !page.next_cursor} onClick={() => page?.next_cursor && setCursors([...cursors, page.next_cursor])}>
-          Next page
-        </button>
+        <ErrorView error={error} />
+        {page && (
+          <ul class="task-cards" aria-label="Tasks, newest first" aria-live="polite">
+            {page.data.map((t) => (
+              <TaskCard task={t} open={t.task_id === openTaskId} titles={titles} />
+            ))}
+            {page.data.length === 0 && <li class="hint">No tasks match.</li>}
+          </ul>
+        )}
+        <div class="actions">
+          <button type="button" class="secondary" disabled={cursors.length <= 1} onClick={() => setCursors(cursors.slice(0, -1))}>
+            Newer
+          </button>
+          <button type="button" class="secondary" disabled={!page?.has_more || !page.next_cursor} onClick={() => page?.next_cursor && setCursors([...cursors, page.next_cursor])}>
+            Older
+          </button>
+        </div>
       </div>
-      {open && <TaskView key={open.task_id} initial={open} />}
+      {openTaskId ? (
+        <TaskDetail key={openTaskId} taskId={openTaskId} listed={page?.data.find((t) => t.task_id === openTaskId)} />
+      ) : (
+        <p class="task-detail-empty hint">Choose a task to see its results and what it cost.</p>
+      )}
     </section>
   );
 }

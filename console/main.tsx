@@ -1,14 +1,14 @@
 import { render } from "preact";
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { AccountPage } from "./account-page";
-import { api, ApiError } from "./api";
+import { api, ServiceError } from "./api";
 import { ErrorView } from "./error-view";
 import { HistoryPage } from "./history-page";
 import { forgetKey, storedKey, storeKey } from "./session-key";
 import { TryPage } from "./try-page";
 
-// The console's shell: the API key gate, then three pages by URL hash (#/try, #/history, #/account), so any view
-// can be bookmarked and the server only ever serves one page.
+// The console's shell: the API key gate, then three pages by URL hash (#/try/<capability>, #/history and
+// #/history/<task id>, #/account), so any view can be bookmarked and the server only ever serves one page.
 
 function useHash(): string {
   const [hash, setHash] = useState(location.hash);
@@ -32,7 +32,7 @@ function KeyGate({ onKey }: { onKey(): void }) {
       await api("GET", "/v1/credits");
       onKey();
     } catch (e) {
-      if (e instanceof ApiError && e.status === 403) return onKey();
+      if (e instanceof ServiceError && e.status === 403) return onKey();
       forgetKey();
       setError(e);
     }
@@ -68,8 +68,12 @@ const PAGES = [
 function Console({ onForget }: { onForget(): void }) {
   const hash = useHash();
   const [, page = "try", detail] = hash.split("/");
+  // A page opened from the navigation takes the focus, so keyboard and screen-reader users start on it; the page
+  // the console opens on keeps it where the browser put it.
+  const opened = useRef(false);
   useEffect(() => {
-    document.getElementById("main")?.focus();
+    if (opened.current) document.getElementById("main")?.focus();
+    opened.current = true;
   }, [page]);
   return (
     <>
@@ -91,7 +95,7 @@ function Console({ onForget }: { onForget(): void }) {
               <a href="/v1/docs">API reference</a>
             </li>
             <li>
-              <button type="button" class="secondary" onClick={onForget}>
+              <button type="button" class="link" onClick={onForget}>
                 Forget key
               </button>
             </li>
@@ -99,7 +103,7 @@ function Console({ onForget }: { onForget(): void }) {
         </nav>
       </header>
       <main id="main" tabIndex={-1}>
-        {page === "history" ? <HistoryPage /> : page === "account" ? <AccountPage /> : <TryPage key={detail ?? ""} initialCapability={detail} />}
+        {page === "history" ? <HistoryPage openTaskId={detail} /> : page === "account" ? <AccountPage /> : <TryPage key={detail ?? ""} initialCapability={detail} />}
       </main>
     </>
   );

@@ -1,16 +1,14 @@
 import { useState } from "preact/hooks";
-import { api, ApiError } from "./api";
+import { api, ServiceError } from "./api";
+import { previewOf, rememberPreview, type MediaPreview } from "./media-previews";
+import { mediaKindOf } from "./schema";
+import type { UploadedAsset } from "./types";
+import { Audio, Video } from "./media-element";
 
-// A media input ({type: "artifact", artifact_id} or {type: "url", url}): a file uploaded with POST /v1/assets, or
-// an HTTPS URL (or data URI) the service fetches itself.
-
-interface UploadedAsset {
-  artifact_id: string;
-  kind: string;
-  content_type: string;
-  byte_size: number;
-  filename: string | null;
-}
+// A media input ({type: "artifact", artifact_id} or {type: "url", url}): a file dropped on it, pasted into it or
+// picked, uploaded at once as an artifact (POST /v1/assets), or an HTTPS URL the service fetches itself. What is
+// chosen shows as the picture or player it is. The file input itself takes the focus (visually hidden inside its
+// drop zone), so a keyboard reaches the picker, and a paste while it has the focus is taken as the file.
 
 type MediaValue = { type: "artifact"; artifact_id: string } | { type: "url"; url: string } | undefined;
 
@@ -23,14 +21,9 @@ export interface MediaInputProps {
   invalid: boolean;
 }
 
-function acceptFor(name: string): string | undefined {
-  if (/image|frame/.test(name)) return "image/*";
-  if (/video/.test(name)) return "video/*";
-  if (/audio|sample|voice/.test(name)) return "audio/*";
-  return undefined;
-}
+const ARTICLED = { image: "an image", video: "a video", audio: "an audio file", file: "a file" };
 
-function base64Of(file: File): Promise<string> {
+function base64Of(file: Blob): Promise<string> {
   return new Promise((resolve, reject) => {
     const reader = new FileReader();
     reader.onload = () => resolve(String(reader.result).replace(/^data:[^,]*,/, ""));
@@ -41,55 +34,58 @@ function base64Of(file: File): Promise<string> {
 
 export async function uploadFile(file: File): Promise<UploadedAsset> {
   const body = { content_base64: await base64Of(file), filename: file.name || undefined, content_type: file.type || undefined };
-  return api<UploadedAsset>("POST", "/v1/assets", { body });
+  const asset = await api<UploadedAsset>("POST", "/v1/assets", { body });
+  rememberPreview(asset.artifact_id, { url: asset.url, kind: asset.kind, label: `${asset.filename ?? "upload"} · ${Math.ceil(asset.byte_size / 1024)} KiB` });
+  return asset;
+}
+
+export function PreviewMedia({ preview }: { preview: MediaPreview }) {
+  if (preview.kind === "image") return <img class="preview" src={preview.url} alt={preview.label} />;
+  if (preview.kind === "video") return <Video class="preview" src={preview.url} controls muted preload="metadata" aria-label={preview.label} />;
+  return <Audio src={preview.url} controls preload="metadata" aria-label={preview.label} />;
 }
 
 export function MediaInput({ id, name, value, onChange, describedBy, invalid }: MediaInputProps) {
   const current = value as MediaValue;
-  const [source, setSource] = useState<"upload" | "url">(current?.type === "url" ? "url" : "upload");
-  const [uploaded, setUploaded] = useState<UploadedAsset | null>(null);
-  const [uploadError, setUploadError] = useState<string | null>(null);
+  const kind = mediaKindOf(name);
+  const [byUrl, setByUrl] = useState(current?.type === "url");
   const [busy, setBusy] = useState(false);
+  const [refusal, setRefusal] = useState<string | null>(null);
+  const [dragging, setDragging] = useState(false);
 
-  const onFile = async (event: Event) => {
-    const file = (event.currentTarget as HTMLInputElement).files?.[0];
+  const take = async (file: File | undefined) => {
     if (!file) return;
     setBusy(true);
-    setUploadError(null);
+    setRefusal(null);
     try {
       const asset = await uploadFile(file);
-      setUploaded(asset);
       onChange({ type: "artifact", artifact_id: asset.artifact_id });
     } catch (error) {
-      setUploadError(error instanceof ApiError ? `${error.body.code}: ${error.body.message}` : String(error));
+      setRefusal(error instanceof ServiceError ? `${error.code}: ${error.message}` : String(error));
       onChange(undefined);
     } finally {
       setBusy(false);
     }
   };
 
+  const preview = current?.type === "artifact" ? previewOf(current.artifact_id) : undefined;
+  const noun = kind ?? "file";
+  if (current?.type === "artifact") {
+    return (
+      <div class="media-input chosen">
+        {preview ? <PreviewMedia preview={preview} /> : null}
+        <p class="hint">
+          {preview?.label ?? "Artifact"} · <code>{current.artifact_id}</code>
+        </p>
+        <button type="button" class="secondary" id={id} aria-describedby={describedBy} aria-invalid={invalid} onClick={() => onChange(undefined)}>
+          Remove {noun}
+        </button>
+      </div>
+    );
+  }
   return (
     <div class="media-input">
-      <div class="media-source" role="radiogroup" aria-label={`${name}: source`}>
-        <label>
-          <input type="radio" name={`${id}-source`} checked={source === "upload"} onChange={() => setSource("upload")} /> Upload a file
-        </label>
-        <label>
-          <input type="radio" name={`${id}-source`} checked={source === "url"} onChange={() => setSource("url")} /> URL
-        </label>
-      </div>
-      {source === "upload" ? (
-        <>
-          <input id={id} type="file" accept={acceptFor(name)} onChange={onFile} aria-describedby={describedBy} aria-invalid={invalid} />
-          {busy && <p role="status">Uploading…</p>}
-          {uploadError && <p class="error-text" role="alert">Upload refused: {uploadError}</p>}
-          {uploaded && current?.type === "artifact" && (
-            <p class="hint" role="status">
-              Uploaded {uploaded.filename ?? "file"} as <code>{uploaded.artifact_id}</code> ({uploaded.content_type}, {uploaded.byte_size} bytes)
-            </p>
-          )}
-        </>
-      ) : (
+      {byUrl ? (
         <input
           id={id}
           type="url"
@@ -102,6 +98,51 @@ export function MediaInput({ id, name, value, onChange, describedBy, invalid }: 
           aria-describedby={describedBy}
           aria-invalid={invalid}
         />
+      ) : (
+        <label
+          class={`drop-zone${dragging ? " dragging" : ""}`}
+          onDragOver={(e) => {
+            e.preventDefault();
+            setDragging(true);
+          }}
+          onDragLeave={() => setDragging(false)}
+          onDrop={(e) => {
+            e.preventDefault();
+            setDragging(false);
+            void take(e.dataTransfer?.files[0]);
+          }}
+          onPaste={(e) => {
+            const file = e.clipboardData?.files[0];
+            if (file) {
+              e.preventDefault();
+              void take(file);
+            }
+          }}
+        >
+          <input
+            id={id}
+            class="file-picker"
+            type="file"
+            accept={kind ? `${kind}/*` : undefined}
+            onChange={(e) => void take((e.currentTarget as HTMLInputElement).files?.[0])}
+            aria-describedby={describedBy}
+            aria-invalid={invalid}
+          />
+          <span>Drop {ARTICLED[kind ?? "file"]} here, paste one, or choose a file</span>
+        </label>
+      )}
+      <button type="button" class="link" onClick={() => setByUrl(!byUrl)}>
+        {byUrl ? `Upload a ${noun} instead` : "Or give a URL"}
+      </button>
+      {busy && (
+        <p class="hint" role="status">
+          Uploading…
+        </p>
+      )}
+      {refusal && (
+        <p class="error-text" role="alert">
+          Upload refused: {refusal}
+        </p>
       )}
     </div>
   );

@@ -1,120 +1,102 @@
-import type { Artifact, TaskEnvelope } from "./types";
+import { ArtifactActions, CopyButton } from "./artifact-actions";
+import { handOff } from "./hand-off";
+import type { Artifact, Task } from "./types";
+import { Audio, Video } from "./media-element";
 
-// What a finished task produced, the way people look at it: images at their size, players for audio and video
-// (their URLs serve byte ranges, so the players seek), text as text, then the usage and billing lines.
+// What a finished task produced, the way people look at it: images at their own size side by side, a video
+// player, audio players with their length (their URLs serve byte ranges, so the players seek), text as text, a
+// cloned voice ready to speak with; each with what can be done with it next.
+
+export function duration(seconds: number | undefined): string {
+  if (seconds === undefined) return "";
+  const minutes = Math.floor(seconds / 60);
+  return `${minutes}:${(seconds - minutes * 60).toFixed(1).padStart(4, "0")}`;
+}
+
+function caption(artifact: Artifact): string {
+  const size = artifact.width ? `${artifact.width}×${artifact.height}` : "";
+  const length = artifact.duration_seconds !== undefined ? duration(artifact.duration_seconds) : "";
+  return [artifact.role, artifact.format, size, length, `${Math.ceil(artifact.byte_size / 1024)} KiB`].filter(Boolean).join(" · ");
+}
 
 function ArtifactView({ artifact }: { artifact: Artifact }) {
-  const label = `${artifact.kind}${artifact.role ? ` (${artifact.role})` : ""}, ${artifact.format}`;
-  const download = (
-    <a href={artifact.url} download={`${artifact.artifact_id}.${artifact.format}`}>
-      Download {artifact.format} ({Math.ceil(artifact.byte_size / 1024)} KiB)
-    </a>
-  );
-  if (artifact.kind === "image") {
-    return (
-      <figure class="artifact image-artifact">
-        <img src={artifact.url} width={artifact.width} height={artifact.height} alt={`Generated ${label}`} />
-        <figcaption>
-          {artifact.width}×{artifact.height} · {download}
-        </figcaption>
-      </figure>
-    );
-  }
-  const size = artifact.width ? `${artifact.width}×${artifact.height}, ` : "";
-  const caption = `${label}, ${size}${artifact.duration_seconds ?? "?"} s`;
+  const label = caption(artifact);
   return (
-    <figure class={`artifact ${artifact.kind}-artifact`}>
-      {artifact.kind === "video" ? (
-        <video controls preload="metadata" src={artifact.url} width={artifact.width} height={artifact.height} aria-label={caption} />
+    <figure class={`artifact ${artifact.kind}-artifact`} data-artifact={artifact.artifact_id}>
+      {artifact.kind === "image" ? (
+        <img src={artifact.url} width={artifact.width} height={artifact.height} alt={`Result: ${label}`} />
+      ) : artifact.kind === "video" ? (
+        <Video controls preload="metadata" playsInline src={artifact.url} width={artifact.width} height={artifact.height} aria-label={`Result: ${label}`} />
       ) : (
-        <audio controls preload="metadata" src={artifact.url} aria-label={caption} />
+        <Audio controls preload="metadata" src={artifact.url} aria-label={`Result: ${label}`} />
       )}
       <figcaption>
-        {caption} · {download}
+        <span class="caption">{label}</span>
+        <ArtifactActions artifact={artifact} />
       </figcaption>
     </figure>
   );
 }
 
-const SHOWN_ELSEWHERE = new Set(["type", "text", "artifacts", "clips"]);
-
-export function Results({ task }: { task: TaskEnvelope }) {
-  const output = task.output ?? {};
-  const artifacts = output.artifacts ?? [];
+export function Results({ task }: { task: Task }) {
+  const output = task.output;
+  if (!output) return null;
+  const artifacts = output.artifacts;
   const images = artifacts.filter((a) => a.kind === "image");
-  const players = artifacts.filter((a) => a.kind !== "image");
-  const extra = Object.entries(output).filter(([key]) => !SHOWN_ELSEWHERE.has(key));
+  const others = artifacts.filter((a) => a.kind !== "image");
+  const voiceId = typeof output.voice_id === "string" ? output.voice_id : null;
   return (
     <section class="results" aria-label="Results">
       {output.text !== undefined && (
         <div class="output-text">
-          <h4>Text</h4>
           <p>{output.text}</p>
+          <CopyButton text={output.text} label="Copy text" />
         </div>
       )}
+      {voiceId && (
+        <p class="output-voice">
+          New voice <code>{voiceId}</code>{" "}
+          <button type="button" class="secondary" onClick={() => handOff("text_to_speech", { voice: voiceId })}>
+            Speak with it
+          </button>
+        </p>
+      )}
       {images.length > 0 && (
-        <div class="image-grid">
+        <div class="gallery">
           {images.map((a) => (
             <ArtifactView artifact={a} />
           ))}
         </div>
       )}
-      {players.map((a) => (
+      {others.map((a) => (
         <ArtifactView artifact={a} />
       ))}
-      {extra.length > 0 && (
-        <dl class="pairs">
-          {extra.map(([key, value]) => (
-            <>
-              <dt>{key}</dt>
-              <dd>{typeof value === "string" ? value : JSON.stringify(value)}</dd>
-            </>
-          ))}
-        </dl>
-      )}
     </section>
   );
 }
 
-export function UsageAndBilling({ task }: { task: TaskEnvelope }) {
+export function UsageAndBilling({ task }: { task: Task }) {
   const lines = task.usage?.lines ?? [];
-  const billing = Object.entries(task.billing ?? {}).filter(([, v]) => v !== null && v !== undefined);
-  if (lines.length === 0 && billing.length === 0) return null;
   return (
-    <section class="usage" aria-label="Usage and billing">
+    <details class="usage">
+      <summary>Usage and billing</summary>
       {lines.length > 0 && (
-        <table>
-          <caption>Usage</caption>
-          <thead>
-            <tr>
-              <th scope="col">Meter</th>
-              <th scope="col">Quantity</th>
-              <th scope="col">Credits</th>
-            </tr>
-          </thead>
-          <tbody>
-            {lines.map((line) => (
-              <tr>
-                <td>{line.meter}</td>
-                <td>
-                  {line.quantity} {line.unit}
-                </td>
-                <td>{line.billed_amount_credits}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
-      {billing.length > 0 && (
-        <dl class="pairs billing">
-          {billing.map(([key, value]) => (
-            <>
-              <dt>{key.replace(/_/g, " ")}</dt>
-              <dd data-billing={key}>{value}</dd>
-            </>
+        <ul>
+          {lines.map((line) => (
+            <li>
+              {line.meter}: {line.quantity} {line.unit} → {line.billed_amount_credits} credits
+            </li>
           ))}
-        </dl>
+        </ul>
       )}
-    </section>
+      <dl class="pairs billing">
+        {Object.entries(task.billing).map(([key, value]) => (
+          <>
+            <dt>{key.replace(/_/g, " ")}</dt>
+            <dd data-billing={key}>{value}</dd>
+          </>
+        ))}
+      </dl>
+    </details>
   );
 }

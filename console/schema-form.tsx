@@ -1,23 +1,34 @@
 import type { ComponentChildren } from "preact";
 import { useLayoutEffect, useState } from "preact/hooks";
+import { ChoiceControl } from "./choice-control";
 import { MediaInput } from "./media-input";
-import { boundsText, fieldId, fieldKind, humanName, pointerOf, setAt } from "./schema";
-import type { JsonSchema } from "./types";
+import type { FieldOffer, Offered, Offers } from "./model-offers";
+import { boundsText, fieldId, fieldKind, humanName, isLead, pointerOf, setAt, type JsonSchema } from "./schema";
 
-// A form generated from a capability's JSON Schema: one control per field, chosen from the field's type, with its
-// description, bounds and default as the hint. The request body is built as the fields are edited; an emptied
-// field is left out, so the service applies its default. The browser's own validation is off: the service checks
-// the body and its refusals come back to the field they point at (`errors`, by JSON Pointer).
+// A form generated from a capability's JSON Schema, laid out as a playground: what the request asks for in words
+// and the media it works on first; then the choices (model, voice, and every field whose values the schema or the
+// models' cards enumerate, offered rather than typed); then everything else, folded. The request body is built as
+// the fields are edited; an emptied field is left out, so the service applies its default. The browser's own
+// validation is off: the service checks the body and its refusals come back to the field they point at
+// (`errors`, by JSON Pointer).
 
 type Path = (string | number)[];
 
+export interface FieldControlProps {
+  id: string;
+  labelId: string;
+  describedBy: string;
+  invalid: boolean;
+}
+
 export interface FormContext {
   errors: Map<string, string>;
-  // Values to offer for a field, by its path joined with "_" (`voice`, `canvas_tier`): voices, signing keys, and
-  // the values the chosen model's catalog constraints allow.
-  suggestions: Record<string, string[]>;
-  // Replaces the control of a top-level field (the model picker for `model`).
-  custom: Record<string, (props: { id: string; describedBy: string; invalid: boolean }) => ComponentChildren>;
+  // What the models in play allow, by field path joined with "_" (model-offers.ts).
+  offers: Offers;
+  // The model the offers are of, for saying which model does not take a field; null under `auto`.
+  model: string | null;
+  // Controls of their own for top-level fields (the model and voice pickers, the signing keys).
+  custom: Record<string, (props: FieldControlProps) => ComponentChildren>;
 }
 
 interface FieldProps {
@@ -30,8 +41,8 @@ interface FieldProps {
   ctx: FormContext;
 }
 
-// Fields every create takes, shown folded under the capability's own.
-const ADVANCED = new Set(["metadata", "callback_url", "callback_signing_key_id", "model_options"]);
+// Fields every create takes: always folded.
+const COMMON = new Set(["metadata", "callback_url", "callback_signing_key_id", "model_options"]);
 
 function valueAt(body: unknown, path: Path): unknown {
   let current = body;
@@ -49,6 +60,37 @@ function errorFor(ctx: FormContext, path: Path, leaf: boolean): string | undefin
     if (param === pointer || (leaf && param.startsWith(`${pointer}/`))) return message;
   }
   return undefined;
+}
+
+const offerFor = (ctx: FormContext, path: Path): FieldOffer | undefined => ctx.offers.get(path.filter((p) => typeof p === "string").join("_"));
+
+// The values a field offers: the models' where their cards list them (with `auto` where the schema allows it), else
+// the schema's enum, else yes/no for a boolean.
+function choicesOf(name: string, schema: JsonSchema, offer: FieldOffer | undefined): Offered[] | null {
+  const kind = fieldKind(name, schema);
+  if (offer?.values && offer.values.length > 0) {
+    const auto = kind.kind === "mixed" && kind.alternatives.includes("auto") ? ["auto"] : [];
+    return [...offer.values, ...auto];
+  }
+  if (kind.kind === "enum") return kind.values.filter((v): v is Offered => ["string", "number", "boolean"].includes(typeof v));
+  if (kind.kind === "boolean") return [true, false];
+  return null;
+}
+
+// Whether a field is one of the form's visible choices: it is enumerated (not merely yes or no), or it is an object
+// whose fields are (a canvas's tier and aspect).
+function isChoice(name: string, schema: JsonSchema, path: Path, ctx: FormContext): boolean {
+  const kind = fieldKind(name, schema);
+  if (kind.kind === "object") return Object.entries(kind.properties).some(([child, s]) => isChoice(child, s, [...path, child], ctx));
+  if (kind.kind === "boolean") return false;
+  return choicesOf(name, schema, offerFor(ctx, path)) !== null;
+}
+
+function unsetLabel(schema: JsonSchema, offer: FieldOffer | undefined, required: boolean): string | null {
+  if (required) return null;
+  if (offer?.modelDefault !== undefined) return `Default (${String(offer.modelDefault)})`;
+  if (schema.default !== undefined) return `Default (${String(schema.default)})`;
+  return "Default";
 }
 
 function JsonField({ id, value, onChange, describedBy, invalid }: { id: string; value: unknown; onChange(v: unknown): void; describedBy: string; invalid: boolean }) {
@@ -85,95 +127,80 @@ function JsonField({ id, value, onChange, describedBy, invalid }: { id: string; 
   );
 }
 
-function Choices({ id, values }: { id: string; values: string[] | undefined }) {
-  if (!values) return null;
-  return (
-    <datalist id={`${id}-choices`}>
-      {values.map((v) => (
-        <option value={v} />
-      ))}
-    </datalist>
-  );
+// A value set inside an object also sets the object's required constants (a canvas's `type: "preset"`), which
+// have nothing to choose and are not shown.
+function withConstants(body: unknown, path: Path, parent: JsonSchema | undefined): unknown {
+  if (!parent || path.length === 0) return body;
+  const objectPath = path.slice(0, -1);
+  const object = valueAt(body, objectPath);
+  if (!object || typeof object !== "object") return body;
+  let next = body;
+  for (const name of parent.required ?? []) {
+    const constant = parent.properties?.[name]?.const;
+    if (constant !== undefined && (object as Record<string, unknown>)[name] === undefined) next = setAt(next, [...objectPath, name], constant);
+  }
+  return next;
 }
 
-function Control({ name, schema, path, body, onBody, ctx, id, describedBy, invalid }: FieldProps & { id: string; describedBy: string; invalid: boolean }) {
+function Control(props: FieldProps & FieldControlProps & { parent?: JsonSchema }) {
+  const { name, schema, path, body, onBody, ctx, id, describedBy, invalid } = props;
   const value = valueAt(body, path);
-  const set = (next: unknown) => onBody(setAt(body, path, next));
+  const set = (next: unknown) => onBody(next === undefined ? setAt(body, path, undefined) : withConstants(setAt(body, path, next), path, props.parent));
   const kind = fieldKind(name, schema);
-  const suggestions = ctx.suggestions[path.join("_")];
-  const common = { id, "aria-describedby": describedBy, "aria-invalid": invalid };
-  const list = suggestions ? `${id}-choices` : undefined;
+  const offer = offerFor(ctx, path);
+  const disabled = offer?.unsupported === true && value === undefined;
+  const common = { id, "aria-describedby": describedBy, "aria-invalid": invalid, disabled };
+  const choices = choicesOf(name, schema, offer);
+  if (kind.kind === "media") return <MediaInput id={id} name={name} value={value} onChange={set} describedBy={describedBy} invalid={invalid} />;
+  if (kind.kind === "const") {
+    return <input {...common} type="checkbox" checked={value === kind.value} onChange={(e) => set((e.currentTarget as HTMLInputElement).checked ? kind.value : undefined)} />;
+  }
+  if (choices) {
+    return (
+      <ChoiceControl
+        id={id}
+        labelId={props.labelId}
+        values={choices}
+        value={value}
+        onChange={set}
+        unsetLabel={unsetLabel(schema, offer, props.required)}
+        describedBy={describedBy}
+        invalid={invalid}
+        disabled={disabled}
+      />
+    );
+  }
   switch (kind.kind) {
-    case "media":
-      return <MediaInput id={id} name={name} value={value} onChange={set} describedBy={describedBy} invalid={invalid} />;
-    case "enum":
-      return (
-        <select {...common} value={value === undefined ? "" : String(value)} onChange={(e) => set((e.currentTarget as HTMLSelectElement).value || undefined)}>
-          <option value="">{schema.default !== undefined ? `(default: ${String(schema.default)})` : "(not set)"}</option>
-          {kind.values.map((v) => (
-            <option value={String(v)}>{String(v)}</option>
-          ))}
-        </select>
-      );
-    case "boolean":
-      return (
-        <select {...common} value={value === undefined ? "" : String(value)} onChange={(e) => {
-          const choice = (e.currentTarget as HTMLSelectElement).value;
-          set(choice === "" ? undefined : choice === "true");
-        }}>
-          <option value="">{schema.default !== undefined ? `(default: ${String(schema.default)})` : "(not set: the model's default)"}</option>
-          <option value="true">yes</option>
-          <option value="false">no</option>
-        </select>
-      );
-    case "const":
-      return <input {...common} type="checkbox" checked={value === kind.value} onChange={(e) => set((e.currentTarget as HTMLInputElement).checked ? kind.value : undefined)} />;
     case "number":
+    case "mixed": {
+      const placeholder = offer?.modelDefault !== undefined ? String(offer.modelDefault) : schema.default !== undefined ? String(schema.default) : undefined;
+      const shown = value === undefined ? "" : String(value);
+      const onInput = (e: Event) => {
+        const raw = (e.currentTarget as HTMLInputElement).value.trim();
+        set(raw === "" ? undefined : /^-?\d+(\.\d+)?$/.test(raw) ? Number(raw) : raw);
+      };
+      if (kind.kind === "mixed") return <input {...common} type="text" placeholder={placeholder} value={shown} onInput={onInput} />;
+      const max = offer?.max ?? (schema.maximum !== undefined && schema.maximum < 2 ** 31 ? schema.maximum : undefined);
       return (
-        <>
-          <input
-            {...common}
-            type="number"
-            list={list}
-            step={kind.integer ? 1 : "any"}
-            min={schema.minimum}
-            max={schema.maximum !== undefined && schema.maximum < 2 ** 31 ? schema.maximum : undefined}
-            placeholder={schema.default !== undefined ? String(schema.default) : undefined}
-            value={value === undefined ? "" : String(value)}
-            onInput={(e) => {
-              const raw = (e.currentTarget as HTMLInputElement).value;
-              set(raw === "" ? undefined : Number(raw));
-            }}
-          />
-          <Choices id={id} values={suggestions} />
-        </>
+        <input
+          {...common}
+          type="number"
+          step={kind.integer ? undefined : "any"}
+          min={offer?.min ?? schema.minimum}
+          max={max}
+          placeholder={placeholder}
+          value={shown}
+          onInput={onInput}
+        />
       );
-    case "mixed":
-      return (
-        <>
-          <input
-            {...common}
-            type="text"
-            list={list}
-            placeholder={kind.alternatives.join(" or ")}
-            value={value === undefined ? "" : String(value)}
-            onInput={(e) => {
-              const raw = (e.currentTarget as HTMLInputElement).value.trim();
-              set(raw === "" ? undefined : /^-?\d+(\.\d+)?$/.test(raw) && kind.alternatives.some((a) => a === "integer" || a === "number") ? Number(raw) : raw);
-            }}
-          />
-          <Choices id={id} values={suggestions} />
-        </>
-      );
+    }
     case "text": {
+      const shown = value === undefined ? "" : String(value);
       const onInput = (e: Event) => set((e.currentTarget as HTMLInputElement | HTMLTextAreaElement).value || undefined);
-      if (kind.multiline) return <textarea {...common} rows={3} value={value === undefined ? "" : String(value)} onInput={onInput} />;
-      return (
-        <>
-          <input {...common} type="text" list={list} value={value === undefined ? "" : String(value)} onInput={onInput} />
-          <Choices id={id} values={suggestions} />
-        </>
-      );
+      if (isLead(name, schema)) return <textarea {...common} rows={4} value={shown} onInput={onInput} />;
+      if (kind.multiline) return <textarea {...common} rows={2} value={shown} onInput={onInput} />;
+      if (schema.format === "uri") return <input {...common} type="url" value={shown} onInput={onInput} />;
+      return <input {...common} type="text" value={shown} onInput={onInput} />;
     }
     default:
       return <JsonField id={id} value={value} onChange={set} describedBy={describedBy} invalid={invalid} />;
@@ -205,31 +232,39 @@ function ListField(props: FieldProps & { item: (index: number) => ComponentChild
       {Array.from({ length: rows }, (_, index) => (
         <div class="list-item">
           {props.item(index)}
-          <button type="button" class="secondary" onClick={() => remove(index)} aria-label={`Remove ${humanName(props.name)} ${index + 1}`}>
-            Remove
-          </button>
+          {index < list.length && (
+            <button type="button" class="link" onClick={() => remove(index)} aria-label={`Remove ${humanName(props.name)} ${index + 1}`}>
+              Remove
+            </button>
+          )}
         </div>
       ))}
       {(schema.maxItems === undefined || rows < schema.maxItems) && (
         <button type="button" class="secondary" onClick={() => onBody(setAt(body, [...path, rows], props.blank))}>
-          Add {humanName(props.name)}
+          Add {humanName(props.name).replace(/s$/, "")}
         </button>
       )}
     </Group>
   );
 }
 
-export function Field(props: FieldProps) {
+export function Field(props: FieldProps & { parent?: JsonSchema }) {
   const { name, schema, path, required, ctx } = props;
   const kind = fieldKind(name, schema);
   const id = fieldId(path);
-  const hint = [schema.description, boundsText(schema)].filter(Boolean).join(" — ");
+  const offer = offerFor(ctx, path);
+  const unsupported = offer?.unsupported === true ? `${ctx.model ?? "No live model"} does not take it.` : "";
+  const hint = [unsupported, schema.description, boundsText(schema)].filter(Boolean).join(" — ");
   if (kind.kind === "object") {
     return (
       <Group legend={humanName(name)} hint={hint} error={errorFor(ctx, path, false)} id={id}>
-        {Object.entries(kind.properties).map(([child, childSchema]) => (
-          <Field {...props} name={child} schema={childSchema} path={[...path, child]} required={kind.required.includes(child)} />
-        ))}
+        <div class="field-row">
+          {Object.entries(kind.properties)
+            .filter(([, childSchema]) => childSchema.const === undefined)
+            .map(([child, childSchema]) => (
+              <Field {...props} name={child} schema={childSchema} path={[...path, child]} required={kind.required.includes(child)} parent={schema} />
+            ))}
+        </div>
       </Group>
     );
   }
@@ -244,14 +279,19 @@ export function Field(props: FieldProps) {
   const error = errorFor(ctx, path, true);
   const describedBy = `${id}-help${error ? ` ${id}-error` : ""}`;
   const custom = path.length === 1 ? ctx.custom[name] : undefined;
+  // A control of its own says what it offers; the schema's words are for API callers (`svc.models.list …`).
+  const help = custom ? "" : hint;
+  const control = { id, labelId: `${id}-label`, describedBy, invalid: error !== undefined };
   return (
     <div class={`field${kind.kind === "const" ? " checkbox-field" : ""}`}>
-      <label for={id}>
+      <label for={id} id={`${id}-label`}>
         {humanName(name)}
         {required && <span class="required"> (required)</span>}
       </label>
-      {custom ? custom({ id, describedBy, invalid: error !== undefined }) : <Control {...props} id={id} describedBy={describedBy} invalid={error !== undefined} />}
-      <p class="hint" id={`${id}-help`}>{hint}</p>
+      {custom ? custom(control) : <Control {...props} {...control} />}
+      <p class="hint" id={`${id}-help`}>
+        {help}
+      </p>
       {error && (
         <p class="error-text" id={`${id}-error`} role="alert">
           {error}
@@ -261,13 +301,26 @@ export function Field(props: FieldProps) {
   );
 }
 
-export function SchemaForm({ schema, body, onBody, ctx }: { schema: JsonSchema; body: unknown; onBody(body: unknown): void; ctx: FormContext }) {
-  const properties = Object.entries(schema.properties ?? {});
+type Entry = [string, JsonSchema];
+
+// The fields in the playground's order: the request's words and media, then its choices, then the rest.
+function arrange(schema: JsonSchema, ctx: FormContext): { lead: Entry[]; choices: Entry[]; advanced: Entry[] } {
   const required = new Set(schema.required ?? []);
-  const main = properties.filter(([name]) => !ADVANCED.has(name)).sort(([a], [b]) => Number(required.has(b)) - Number(required.has(a)));
-  const advanced = properties.filter(([name]) => ADVANCED.has(name));
+  const entries = Object.entries(schema.properties ?? {});
+  const lead = entries.filter(([name, s]) => !COMMON.has(name) && isLead(name, s));
+  const rest = entries.filter((entry) => !lead.includes(entry));
+  const chosen = (name: string, s: JsonSchema) => !COMMON.has(name) && (required.has(name) || name in ctx.custom || isChoice(name, s, [name], ctx));
+  const first = (name: string) => (name === "model" ? 0 : name in ctx.custom ? 1 : 2);
+  const choices = rest.filter(([name, s]) => chosen(name, s)).sort(([a], [b]) => first(a) - first(b));
+  return { lead, choices, advanced: rest.filter((entry) => !choices.includes(entry)) };
+}
+
+export function SchemaForm({ schema, body, onBody, ctx }: { schema: JsonSchema; body: unknown; onBody(body: unknown): void; ctx: FormContext }) {
+  const required = new Set(schema.required ?? []);
+  const { lead, choices, advanced } = arrange(schema, ctx);
+  const setCount = advanced.filter(([name]) => valueAt(body, [name]) !== undefined).length;
   const advancedError = advanced.some(([name]) => [...ctx.errors.keys()].some((p) => p === `/${name}` || p.startsWith(`/${name}/`)));
-  const field = ([name, fieldSchema]: [string, JsonSchema]) => (
+  const field = ([name, fieldSchema]: Entry) => (
     <Field name={name} schema={fieldSchema} path={[name]} required={required.has(name)} body={body} onBody={onBody} ctx={ctx} />
   );
 
@@ -281,10 +334,13 @@ export function SchemaForm({ schema, body, onBody, ctx }: { schema: JsonSchema; 
 
   return (
     <>
-      {main.map(field)}
+      {lead.map(field)}
+      <div class="choices">{choices.map(field)}</div>
       {advanced.length > 0 && (
         <details class="advanced" open={advancedError}>
-          <summary>Callback, metadata and model options</summary>
+          <summary>
+            Advanced options{setCount > 0 ? ` (${setCount} set)` : ""}
+          </summary>
           {advanced.map(field)}
         </details>
       )}

@@ -1,7 +1,30 @@
-import type { JsonSchema } from "./types";
-
 // Reading the capability's JSON Schema (the catalog card's input_schema, generated from the zod schema the API
 // validates with) into the kind of control each field gets, and its bounds into words.
+
+// The parts of JSON Schema's vocabulary the form reads.
+export interface JsonSchema {
+  type?: string | string[];
+  description?: string;
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  items?: JsonSchema;
+  enum?: unknown[];
+  const?: unknown;
+  default?: unknown;
+  anyOf?: JsonSchema[];
+  oneOf?: JsonSchema[];
+  minimum?: number;
+  maximum?: number;
+  exclusiveMinimum?: number;
+  exclusiveMaximum?: number;
+  minLength?: number;
+  maxLength?: number;
+  minItems?: number;
+  maxItems?: number;
+  pattern?: string;
+  format?: string;
+  additionalProperties?: boolean | JsonSchema;
+}
 
 export type FieldKind =
   | { kind: "media" }
@@ -18,10 +41,11 @@ export type FieldKind =
 
 const LONG_TEXT = /prompt|input|lyrics|instruction|text/;
 
+// A media input is {type: "url", url} or {type: "artifact", artifact_id}, or also a data URI where the field takes
+// one (images and audio; not video).
 export function isMediaInput(schema: JsonSchema): boolean {
-  return (schema.anyOf ?? []).some((alternative) =>
-    (alternative.oneOf ?? []).some((shape) => ["url", "artifact"].includes(String(shape.properties?.type?.const))),
-  );
+  const shapes = (alternatives: JsonSchema[] | undefined) => (alternatives ?? []).some((shape) => ["url", "artifact"].includes(String(shape.properties?.type?.const)));
+  return shapes(schema.oneOf) || (schema.anyOf ?? []).some((alternative) => shapes(alternative.oneOf));
 }
 
 function types(schema: JsonSchema): string[] {
@@ -50,6 +74,25 @@ export function fieldKind(name: string, schema: JsonSchema): FieldKind {
   return { kind: "json" };
 }
 
+// The kind of media a field takes, from its name (image, images, first_frame, source_video, driving_audio,
+// sample): what a file picker offers, and which results can be handed to it.
+export function mediaKindOf(name: string): "image" | "video" | "audio" | null {
+  if (/image|frame/.test(name)) return "image";
+  if (/video/.test(name)) return "video";
+  if (/audio|sample|voice/.test(name)) return "audio";
+  return null;
+}
+
+// What the request asks for in words, and the media it works on: the fields a form shows first.
+export const LEAD_TEXT = ["prompt", "input", "instruction", "lyrics"];
+
+export function isLead(name: string, schema: JsonSchema): boolean {
+  const kind = fieldKind(name, schema);
+  if (kind.kind === "media" || kind.kind === "media-list") return true;
+  if (kind.kind === "object-list") return Object.values(kind.item.properties ?? {}).some(isMediaInput);
+  return kind.kind === "text" && LEAD_TEXT.includes(name);
+}
+
 // "1 to 4 · default 1", "at most 4000 characters"…: the schema's bounds as the form's hint.
 export function boundsText(schema: JsonSchema): string {
   const parts: string[] = [];
@@ -65,7 +108,8 @@ export function boundsText(schema: JsonSchema): string {
   if (schema.minItems !== undefined || schema.maxItems !== undefined) {
     parts.push(`${schema.minItems ?? 0} to ${schema.maxItems ?? "any number of"} entries`);
   }
-  if (schema.default !== undefined) parts.push(`default ${JSON.stringify(schema.default)}`);
+  // An object's default (a canvas's) is its fields' defaults, each said at its field.
+  if (schema.default !== undefined && typeof schema.default !== "object") parts.push(`default ${JSON.stringify(schema.default)}`);
   return parts.join(" · ");
 }
 
@@ -78,7 +122,8 @@ export function fieldId(path: readonly (string | number)[]): string {
 }
 
 export function humanName(name: string): string {
-  return name.replace(/_/g, " ");
+  const words = name.replace(/_/g, " ");
+  return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
 // A copy of `value` with the entry at `path` replaced; undefined removes it, and emptied objects go with it.

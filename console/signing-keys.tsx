@@ -1,21 +1,11 @@
 import { useEffect, useState } from "preact/hooks";
 import { api } from "./api";
 import { ErrorView } from "./error-view";
-import type { Page } from "./types";
+import { when } from "./task-words";
+import type { SigningKey, SigningKeyList } from "./types";
 
 // Callback signing keys: create, rotate with a grace period (the previous secret keeps signing beside the new
 // one), retire. A secret is in the answer to create and rotate only, so it is shown once, here, until dismissed.
-
-interface SigningKey {
-  id: string;
-  name: string;
-  status: "active" | "retired";
-  created_at: string;
-  rotated_at: string | null;
-  retired_at: string | null;
-  previous_secret_expires_at: string | null;
-  secret?: string;
-}
 
 const DEFAULT_GRACE_SECONDS = 86_400;
 
@@ -26,7 +16,7 @@ export function SigningKeys() {
   const [secret, setSecret] = useState<{ keyId: string; secret: string; action: string } | null>(null);
   const [error, setError] = useState<unknown>(null);
 
-  const load = () => api<Page<SigningKey>>("GET", "/v1/callback-signing-keys?limit=100").then((page) => setKeys(page.data), setError);
+  const load = () => api<SigningKeyList>("GET", "/v1/callback-signing-keys?limit=100").then((page) => setKeys(page.data), setError);
   useEffect(() => void load(), []);
 
   const run = async (action: () => Promise<SigningKey>, verb: string) => {
@@ -85,8 +75,7 @@ export function SigningKeys() {
         </div>
       )}
       <ErrorView error={error} />
-      <div class="table-scroll">
-        <table>
+      <table class="cards">
           <caption>Your keys, newest first</caption>
           <thead>
             <tr>
@@ -101,14 +90,14 @@ export function SigningKeys() {
           <tbody>
             {keys.map((key) => (
               <tr data-key-id={key.id}>
-                <td>
+                <td data-label="Key">
                   <code>{key.id}</code>
                 </td>
-                <td>{key.name}</td>
-                <td>{key.status}</td>
-                <td>{key.rotated_at ? new Date(key.rotated_at).toLocaleString() : "never"}</td>
-                <td>{key.previous_secret_expires_at ? new Date(key.previous_secret_expires_at).toLocaleString() : "—"}</td>
-                <td>
+                <td data-label="Name">{key.name}</td>
+                <td data-label="Status">{key.status}</td>
+                <td data-label="Rotated">{key.rotated_at ? when(key.rotated_at) : "never"}</td>
+                <td data-label="Previous secret signs until">{key.previous_secret_expires_at ? when(key.previous_secret_expires_at) : "—"}</td>
+                <td data-label="Actions">
                   {key.status === "active" && (
                     <>
                       <button type="button" class="secondary" onClick={() => rotate(key)} aria-label={`Rotate ${key.id}`}>
@@ -124,7 +113,6 @@ export function SigningKeys() {
             ))}
           </tbody>
         </table>
-      </div>
     </section>
   );
 }

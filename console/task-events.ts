@@ -1,5 +1,5 @@
-import { api, ApiError, authHeaders } from "./api";
-import type { TaskEnvelope } from "./types";
+import { api, authHeaders, refusalOf, ServiceError } from "./api";
+import type { Task } from "./types";
 
 // A task's live progress from GET /v1/tasks/{id}/events. EventSource cannot send an Authorization header, so the
 // stream is read with fetch (the key stays in the header, never in a URL) and parsed here: `status` and
@@ -8,7 +8,7 @@ import type { TaskEnvelope } from "./types";
 
 export interface TaskChange {
   status: string;
-  progress: TaskEnvelope["progress"];
+  progress: Task["progress"];
 }
 
 const RECONNECT_MS = 2_000;
@@ -40,10 +40,7 @@ async function readStream(taskId: string, lastEventId: { value?: string }, onCha
   const headers: Record<string, string> = { ...authHeaders(), Accept: "text/event-stream" };
   if (lastEventId.value) headers["Last-Event-ID"] = lastEventId.value;
   const response = await fetch(`/v1/tasks/${encodeURIComponent(taskId)}/events`, { headers, signal });
-  if (!response.ok || !response.body) {
-    const body = (await response.json().catch(() => null)) as { error?: ApiError["body"] } | null;
-    throw new ApiError(response.status, body?.error ?? { code: `http_${response.status}`, message: response.statusText });
-  }
+  if (!response.ok || !response.body) throw refusalOf(response, await response.json().catch(() => null));
   const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
   let buffer = "";
   for (;;) {
@@ -56,26 +53,26 @@ async function readStream(taskId: string, lastEventId: { value?: string }, onCha
       buffer = buffer.slice(end + 2);
       if (!frame) continue;
       if (frame.id) lastEventId.value = frame.id;
-      const data = JSON.parse(frame.data) as TaskChange & TaskEnvelope;
+      const data = JSON.parse(frame.data) as TaskChange & Task;
       if (frame.event === "task") {
         await reader.cancel();
-        return data as TaskEnvelope;
+        return data as Task;
       }
       onChange({ status: data.status, progress: data.progress });
     }
   }
 }
 
-export async function followTask(taskId: string, onChange: (change: TaskChange) => void, signal: AbortSignal): Promise<TaskEnvelope> {
+export async function followTask(taskId: string, onChange: (change: TaskChange) => void, signal: AbortSignal): Promise<Task> {
   const lastEventId: { value?: string } = {};
   for (;;) {
     try {
       const final = await readStream(taskId, lastEventId, onChange, signal);
       if (final) return final;
     } catch (error) {
-      if (signal.aborted || error instanceof ApiError) throw error;
+      if (signal.aborted || error instanceof ServiceError) throw error;
     }
-    const task = await api<TaskEnvelope>("GET", `/v1/tasks/${encodeURIComponent(taskId)}`, { signal });
+    const task = await api<Task>("GET", `/v1/tasks/${encodeURIComponent(taskId)}`, { signal });
     if (["succeeded", "failed", "canceled"].includes(task.status)) return task;
     await new Promise((resolve) => setTimeout(resolve, RECONNECT_MS));
   }

@@ -1,30 +1,44 @@
 import { useEffect, useRef, useState } from "preact/hooks";
+import { CAPABILITY_PATHS } from "../client/src/generated/capabilities.js";
+import { isTerminal } from "../client/src/types.js";
 import { api } from "./api";
+import { cancelPolicy } from "./cancel-policy";
+import { modelCard } from "./catalog";
 import { ErrorView } from "./error-view";
+import { handOff } from "./hand-off";
+import { newIdempotencyKey } from "./idempotency-key";
 import { Results, UsageAndBilling } from "./results";
 import { followTask } from "./task-events";
-import type { TaskEnvelope } from "./types";
+import { costOf, promptOf, when } from "./task-words";
+import type { ModelCard, Task } from "./types";
 
-// One task: its live progress while it runs (the event stream), then its results, usage and billing, callback
-// state, the full envelope, and the actions a task allows (cancel while running, redeliver its callback).
+// One task: its live progress while it runs (the event stream), then its results; what it was asked, on which
+// model, at what cost; and what can be done with it: cancel (only where the service can cancel it, and why not
+// otherwise), run it again, open it in Try to change it, redeliver its callback.
 
-const TERMINAL = new Set(["succeeded", "failed", "canceled"]);
+interface TaskViewProps {
+  initial: Task;
+  // Where a new task made by "Run again" goes; without it, to the new task's own History address.
+  onRunAgain?(task: Task): void;
+  // The heading takes the focus when the view opens (a task opened from a list).
+  focus?: boolean;
+}
 
-export function TaskView({ initial }: { initial: TaskEnvelope }) {
+export function TaskView({ initial, onRunAgain, focus = false }: TaskViewProps) {
   const [task, setTask] = useState(initial);
+  const [card, setCard] = useState<ModelCard | undefined>(undefined);
   const [error, setError] = useState<unknown>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const heading = useRef<HTMLHeadingElement>(null);
 
   useEffect(() => {
-    // The task just created or opened takes the focus, so keyboard and screen-reader users land on it.
-    heading.current?.focus();
+    if (focus) heading.current?.focus();
     setTask(initial);
     setError(null);
     setNotice(null);
-    if (TERMINAL.has(initial.status)) return;
+    if (isTerminal(initial)) return;
     const abort = new AbortController();
-    followTask(initial.task_id, (change) => setTask((t) => ({ ...t, status: change.status, progress: change.progress })), abort.signal)
+    followTask(initial.task_id, (change) => setTask((t) => ({ ...t, status: change.status as Task["status"], progress: change.progress })), abort.signal)
       .then(setTask)
       .catch((e: unknown) => {
         if (!abort.signal.aborted) setError(e);
@@ -32,38 +46,54 @@ export function TaskView({ initial }: { initial: TaskEnvelope }) {
     return () => abort.abort();
   }, [initial.task_id]);
 
-  const act = async (action: () => Promise<TaskEnvelope>, done: string) => {
+  useEffect(() => {
+    modelCard(task.resolved_model).then(setCard, () => setCard(undefined));
+  }, [task.resolved_model]);
+
+  const act = async (action: () => Promise<Task>, done: string) => {
     setError(null);
     try {
       const next = await action();
-      setTask((t) => ({ ...t, ...next }));
+      // The answer can come after the stream's final envelope (a cancel the worker carried out at once): an ended
+      // task is never taken back to the state the answer saw.
+      setTask((t) => (isTerminal(t) && !isTerminal(next) ? t : { ...t, ...next }));
       setNotice(done);
     } catch (e) {
       setError(e);
     }
   };
-  const cancel = () => act(() => api<TaskEnvelope>("POST", `/v1/tasks/${task.task_id}/cancel`, { body: { reason: "canceled in the console" } }), "Cancellation requested.");
-  const redeliver = () => act(() => api<TaskEnvelope>("POST", `/v1/tasks/${task.task_id}/callback/redeliver`), "Callback redelivery scheduled.");
-  const percent = task.progress?.percent;
-  const terminal = TERMINAL.has(task.status);
+  const cancel = () => act(() => api<Task>("POST", `/v1/tasks/${task.task_id}/cancel`, { body: { reason: "canceled in the console" } }), "Cancellation requested.");
+  const redeliver = () => act(() => api<Task>("POST", `/v1/tasks/${task.task_id}/callback/redeliver`), "Callback redelivery scheduled.");
+  const runAgain = async () => {
+    setError(null);
+    const path = CAPABILITY_PATHS[task.capability as keyof typeof CAPABILITY_PATHS];
+    try {
+      const created = await api<Task>("POST", path, { body: task.input, idempotencyKey: newIdempotencyKey() });
+      if (onRunAgain) onRunAgain(created);
+      else location.hash = `#/history/${created.task_id}`;
+    } catch (e) {
+      setError(e);
+    }
+  };
+  const policy = cancelPolicy(task, card);
+  const terminal = isTerminal(task);
+  const prompt = promptOf(task);
 
   return (
     <article class="task" aria-labelledby={`${task.task_id}-title`} data-task-id={task.task_id} data-status={task.status}>
       <h3 id={`${task.task_id}-title`} ref={heading} tabIndex={-1}>
-        Task <code>{task.task_id}</code>
+        {prompt ? <q>{prompt.length > 140 ? `${prompt.slice(0, 140)}…` : prompt}</q> : task.capability.replace(/_/g, " ")}
       </h3>
-      <p class={`status status-${task.status}`} role="status" aria-live="polite">
-        {task.capability} · <strong>{task.status}</strong>
-        {task.resolved_model && <> · model {task.resolved_model}</>}
-        {task.progress?.stage && task.progress.stage !== task.status && <> · {task.progress.stage}</>}
-        {task.progress?.message && <> · {task.progress.message}</>}
+      <p class="task-facts" role="status" aria-live="polite">
+        <span class={`badge status-${task.status}`}>{task.status}</span> {task.capability.replace(/_/g, " ")} · {task.resolved_model} · {costOf(task)} ·{" "}
+        {when(task.created_at)}
+        {!terminal && task.progress?.message && <> · {task.progress.message}</>}
       </p>
-      {!terminal && <progress max={100} value={percent} aria-label="Progress" />}
-      {task.model_selection_reason && <p class="hint">Why this model: {task.model_selection_reason}</p>}
+      {!terminal && <progress max={100} value={task.progress?.percent} aria-label="Progress" />}
       {task.error && (
         <div class="error" role="alert">
           <p>
-            The task failed: <strong>{task.error.code}</strong>: {task.error.message}
+            <strong>{task.error.code}</strong>: {task.error.message}
           </p>
           {task.error.param && (
             <p>
@@ -73,14 +103,32 @@ export function TaskView({ initial }: { initial: TaskEnvelope }) {
         </div>
       )}
       {task.status === "succeeded" && <Results task={task} />}
-      <UsageAndBilling task={task} />
+      <div class="actions">
+        {policy.cancelable && (
+          <button type="button" class="secondary danger" onClick={cancel}>
+            Cancel task
+          </button>
+        )}
+        {terminal && (
+          <button type="button" class="secondary" onClick={runAgain}>
+            Run again
+          </button>
+        )}
+        <button type="button" class="secondary" onClick={() => handOff(task.capability, task.input)}>
+          Edit in Try
+        </button>
+        {onRunAgain && <a href={`#/history/${task.task_id}`}>Open in History</a>}
+      </div>
+      {!policy.cancelable && !terminal && <p class="hint cancel-reason">Cannot be canceled: {policy.reason}</p>}
+      {notice && <p role="status">{notice}</p>}
+      <ErrorView error={error} />
+      {task.model_selection_reason && <p class="hint">Why this model: {task.model_selection_reason}</p>}
       {task.callback && (
-        <section aria-label="Callback">
-          <h4>Callback</h4>
+        <section aria-label="Callback" class="callback">
           <p>
-            {task.callback.url} · {task.callback.status} · {task.callback.attempt_count} attempt(s)
-            {task.callback.delivered_at && <> · delivered {task.callback.delivered_at}</>}
-            {task.callback.last_error && <> · last error: {task.callback.last_error}</>}
+            Callback to {task.callback.url}: {task.callback.status}, {task.callback.attempt_count} attempt(s)
+            {task.callback.delivered_at && <>, delivered {when(task.callback.delivered_at)}</>}
+            {task.callback.last_error && <>, last error: {task.callback.last_error}</>}
           </p>
           {terminal && (
             <button type="button" class="secondary" onClick={redeliver}>
@@ -89,18 +137,12 @@ export function TaskView({ initial }: { initial: TaskEnvelope }) {
           )}
         </section>
       )}
-      <div class="actions">
-        {!terminal && !task.cancel_requested_at && (
-          <button type="button" class="secondary" onClick={cancel}>
-            Cancel task
-          </button>
-        )}
-      </div>
-      {notice && <p role="status">{notice}</p>}
-      <ErrorView error={error} />
+      <UsageAndBilling task={task} />
       <details>
         <summary>Full task envelope</summary>
-        <pre class="mono envelope">{JSON.stringify(task, null, 2)}</pre>
+        <pre class="mono envelope" tabIndex={0}>
+          {JSON.stringify(task, null, 2)}
+        </pre>
       </details>
     </article>
   );

@@ -1,22 +1,32 @@
-import { useEffect, useMemo, useState } from "preact/hooks";
-import { api, ApiError, fieldErrors } from "./api";
+import { useEffect, useMemo, useRef, useState } from "preact/hooks";
+import { api, fieldErrors, ServiceError } from "./api";
+import { capabilityArea, capabilityCard, capabilityList, capabilityTitle } from "./catalog";
 import { ErrorView } from "./error-view";
+import { takeHandOff } from "./hand-off";
 import { newIdempotencyKey } from "./idempotency-key";
-import { isMediaInput } from "./schema";
+import { useLiveQuote } from "./live-quote";
+import { modelOffers } from "./model-offers";
+import { ModelPicker } from "./model-picker";
+import { Prose } from "./prose";
+import { RunBar } from "./run-bar";
+import { isMediaInput, type JsonSchema } from "./schema";
 import { SchemaForm, type FormContext } from "./schema-form";
 import { TaskView } from "./task-view";
-import type { CapabilityCard, CapabilitySummary, JsonSchema, ModelCard, Page, Quote, TaskEnvelope } from "./types";
+import type { CapabilityCard, CapabilitySummary, SigningKeyList, Task, Voice } from "./types";
+import { loadVoices } from "./voice-list";
+import { VoicePicker } from "./voice-picker";
 
-// Try any capability: its form comes from the catalog card's input_schema (the JSON Schema the API validates
-// with), the quote is asked for the body as it stands and shown before the create can be sent, and the create
-// carries an Idempotency-Key that is reused when a create that got no answer (or a refusal) is sent again with the
-// same body, so a retry never makes a second task; a new body or an answered create gets a new key.
+// Try any capability, as a playground: the request's inputs beside its result (one above the other on a phone).
+// The form comes from the catalog card's input_schema (the JSON Schema the API validates with) and the models'
+// cards; the price is asked again as the form changes and never holds the run back. The create carries an
+// Idempotency-Key that is reused when a create that got no answer (or a refusal) is sent again with the same body,
+// so a retry never makes a second task; a new body or an answered create gets a new key.
 
 const NO_ERRORS = new Map<string, string>();
 
 // The example body's plain values (no media: its example URLs are placeholders), so a first try needs little typing.
 function startingBody(card: CapabilityCard): Record<string, unknown> {
-  const properties = card.input_schema.properties ?? {};
+  const properties = (card.input_schema as JsonSchema).properties ?? {};
   return Object.fromEntries(
     Object.entries(card.example).filter(([name, value]) => {
       const schema: JsonSchema | undefined = properties[name];
@@ -25,64 +35,30 @@ function startingBody(card: CapabilityCard): Record<string, unknown> {
   );
 }
 
-// What the models' catalog constraints allow for a field, offered as its choices: `resolutions` for `resolution`,
-// `canvas_tiers` for `canvas.tier`, `supported_languages` for `language`. With `auto`, what any live model allows.
-function constraintChoices(cards: ModelCard[]): Record<string, string[]> {
-  const choices: Record<string, Set<string>> = {};
-  for (const card of cards) {
-    for (const [key, value] of Object.entries(card.constraints)) {
-      if (!Array.isArray(value) || !value.every((v) => typeof v === "string" || typeof v === "number")) continue;
-      const field = key.replace(/^supported_/, "").replace(/s$/, "");
-      for (const v of value) (choices[field] ??= new Set()).add(String(v));
-    }
-  }
-  return Object.fromEntries(Object.entries(choices).map(([field, values]) => [field, [...values]]));
+// The request's values over the schema's defaults: what a card's table keyed by another field is read with.
+function withDefaults(schema: JsonSchema, body: Record<string, unknown>): Record<string, unknown> {
+  const defaults = Object.entries(schema.properties ?? {}).filter(([, s]) => s.default !== undefined);
+  return { ...Object.fromEntries(defaults.map(([name, s]) => [name, s.default])), ...body };
 }
 
-function ModelDetails({ card }: { card: ModelCard }) {
+function CapabilityPicker({ capabilities, selected, onSelect }: { capabilities: CapabilitySummary[]; selected: string; onSelect(id: string): void }) {
+  const areas = [...new Set(capabilities.map(capabilityArea))];
   return (
-    <div class="model-card">
-      <p>{card.description}</p>
-      <ul class="prices">
-        {card.prices.map((price) => (
-          <li>
-            {price.price_credits} credits per {price.per} {price.unit} ({price.meter}){price.when ? ` when ${JSON.stringify(price.when)}` : ""}
-          </li>
+    <div class="field capability-field">
+      <label for="capability">Capability</label>
+      <select id="capability" value={selected} onChange={(e) => onSelect((e.currentTarget as HTMLSelectElement).value)}>
+        <option value="">Choose a capability…</option>
+        {areas.map((area) => (
+          <optgroup label={area}>
+            {capabilities
+              .filter((c) => capabilityArea(c) === area)
+              .map((c) => (
+                <option value={c.id}>{capabilityTitle(c)}</option>
+              ))}
+          </optgroup>
         ))}
-      </ul>
-      <details>
-        <summary>Constraints of {card.id}</summary>
-        <dl class="pairs">
-          {Object.entries(card.constraints).map(([key, value]) => (
-            <>
-              <dt>{key}</dt>
-              <dd class="mono">{JSON.stringify(value)}</dd>
-            </>
-          ))}
-        </dl>
-      </details>
+      </select>
     </div>
-  );
-}
-
-function QuoteView({ quote }: { quote: Quote }) {
-  return (
-    <section class="quote" aria-label="Quote" role="status">
-      <h3>Quote</h3>
-      <p>
-        Runs on <strong>{quote.resolved_model}</strong> · {quote.billing_mode === "prepaid" ? "price" : "estimate"}{" "}
-        <strong data-quote="price">{quote.price_credits}</strong> credits · holds {quote.hold_credits} · available {quote.available_credits}
-      </p>
-      {quote.model_selection_reason && <p class="hint">Why this model: {quote.model_selection_reason}</p>}
-      {!quote.sufficient_balance && <p class="error-text">Your balance does not cover the hold: the create would answer insufficient_balance.</p>}
-      <ul>
-        {quote.lines.map((line) => (
-          <li>
-            {line.meter}: {line.quantity} {line.unit} → {line.amount_credits} credits
-          </li>
-        ))}
-      </ul>
-    </section>
   );
 }
 
@@ -90,62 +66,47 @@ export function TryPage({ initialCapability }: { initialCapability: string | und
   const [capabilities, setCapabilities] = useState<CapabilitySummary[]>([]);
   const [selected, setSelected] = useState<string>(initialCapability ?? "");
   const [card, setCard] = useState<CapabilityCard | null>(null);
-  const [body, setBody] = useState<unknown>({});
+  const [body, setBody] = useState<Record<string, unknown>>({});
   const [errors, setErrors] = useState<Map<string, string>>(NO_ERRORS);
   const [failure, setFailure] = useState<unknown>(null);
-  const [quote, setQuote] = useState<{ json: string; quote: Quote } | null>(null);
   const [submission, setSubmission] = useState<{ json: string; key: string } | null>(null);
-  const [task, setTask] = useState<TaskEnvelope | null>(null);
+  const [task, setTask] = useState<Task | null>(null);
   const [busy, setBusy] = useState(false);
-  const [suggestions, setSuggestions] = useState<Record<string, string[]>>({});
+  const [voices, setVoices] = useState<Voice[]>([]);
+  const [signingKeys, setSigningKeys] = useState<string[]>([]);
+  const result = useRef<HTMLElement>(null);
 
   useEffect(() => {
-    api<{ data: CapabilitySummary[] }>("GET", "/v1/catalog/capabilities").then((list) => setCapabilities(list.data), setFailure);
-    api<Page<{ voice_id: string }>>("GET", "/v1/voices?limit=100")
-      .then((voices) => setSuggestions((s) => ({ ...s, voice: voices.data.map((v) => v.voice_id) })))
-      .catch(() => undefined);
-    api<Page<{ id: string; status: string }>>("GET", "/v1/callback-signing-keys?limit=100")
-      .then((keys) => setSuggestions((s) => ({ ...s, callback_signing_key_id: keys.data.filter((k) => k.status === "active").map((k) => k.id) })))
-      .catch(() => undefined);
+    capabilityList().then(setCapabilities, setFailure);
+    loadVoices().then(setVoices, () => undefined);
+    api<SigningKeyList>("GET", "/v1/callback-signing-keys?limit=100").then(
+      (keys) => setSigningKeys(keys.data.filter((k) => k.status === "active").map((k) => k.id)),
+      () => undefined,
+    );
   }, []);
 
   useEffect(() => {
     setCard(null);
-    setQuote(null);
     setErrors(NO_ERRORS);
     setFailure(null);
     setTask(null);
     if (!selected) return;
     if (location.hash !== `#/try/${selected}`) history.replaceState(null, "", `#/try/${selected}`);
-    api<CapabilityCard>("GET", `/v1/catalog/capabilities/${encodeURIComponent(selected)}`).then((c) => {
+    capabilityCard(selected).then((c) => {
       setCard(c);
-      setBody(startingBody(c));
+      setBody(takeHandOff(c.id) ?? startingBody(c));
     }, setFailure);
   }, [selected]);
 
+  const schema = (card?.input_schema ?? {}) as JsonSchema;
+  // Required fields still empty: said as such, and not priced (the quote would only refuse).
+  const missing = (schema.required ?? []).filter((name) => body[name] === undefined);
+  const quote = useLiveQuote(card && missing.length === 0 ? card.id : null, body);
   const json = JSON.stringify(body);
-  const quoted = quote !== null && quote.json === json;
-
-  const refuse = (error: unknown) => {
-    setFailure(error);
-    setErrors(error instanceof ApiError ? fieldErrors(error.body) : NO_ERRORS);
-  };
-
-  const askQuote = async () => {
-    if (!card) return;
-    setBusy(true);
-    setFailure(null);
-    setErrors(NO_ERRORS);
-    try {
-      const answer = await api<Quote>("POST", "/v1/quotes", { body: { capability: card.id, ...(body as object) } });
-      setQuote({ json, quote: answer });
-    } catch (error) {
-      setQuote(null);
-      refuse(error);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const modelCards = useMemo(() => new Map((card?.model_cards ?? []).map((m) => [m.id, m])), [card]);
+  const chosenModel = typeof body.model === "string" ? body.model : "auto";
+  const concrete = modelCards.get(chosenModel);
+  const inPlay = concrete ? [concrete] : (card?.model_cards ?? []).filter((m) => m.live);
 
   const create = async () => {
     if (!card) return;
@@ -155,89 +116,81 @@ export function TryPage({ initialCapability }: { initialCapability: string | und
     setFailure(null);
     setErrors(NO_ERRORS);
     try {
-      setTask(await api<TaskEnvelope>("POST", card.path, { body, idempotencyKey: key }));
-      // Answered: another click is another task. Only a create whose answer was lost or refused keeps its key.
+      setTask(await api<Task>("POST", card.path, { body, idempotencyKey: key }));
+      // Answered: another run is another task. Only a create whose answer was lost or refused keeps its key.
       setSubmission(null);
+      // On a phone the result is below the form: bring it into view.
+      if (matchMedia("(max-width: 64rem)").matches) requestAnimationFrame(() => result.current?.scrollIntoView({ block: "start" }));
     } catch (error) {
-      refuse(error);
+      setFailure(error);
+      setErrors(error instanceof ServiceError ? fieldErrors(error) : NO_ERRORS);
     } finally {
       setBusy(false);
     }
   };
 
-  const modelCards = useMemo(() => new Map((card?.model_cards ?? []).map((m) => [m.id, m])), [card]);
-  const chosenModel = typeof (body as Record<string, unknown>).model === "string" ? ((body as Record<string, unknown>).model as string) : "auto";
-  const chosenCards = chosenModel === "auto" ? (card?.model_cards ?? []).filter((m) => m.live) : [modelCards.get(chosenModel)].filter((m) => m !== undefined);
+  const offers = modelOffers(inPlay, card?.id ?? "", withDefaults(schema, body));
+  // A signing key is chosen from the active ones, not typed.
+  if (signingKeys.length > 0) offers.set("callback_signing_key_id", { values: signingKeys });
   const ctx: FormContext = {
     errors,
-    suggestions: { ...constraintChoices(chosenCards), ...suggestions },
-    custom:
-      card && card.models.length > 0
+    offers,
+    model: concrete ? concrete.id : null,
+    custom: {
+      ...(card && card.models.length > 0 && schema.properties?.model
         ? {
-            model: ({ id, describedBy, invalid }) => (
-              <>
-                <select
-                  id={id}
-                  aria-describedby={describedBy}
-                  aria-invalid={invalid}
-                  value={chosenModel}
-                  onChange={(e) => setBody({ ...(body as object), model: (e.currentTarget as HTMLSelectElement).value })}
-                >
-                  {card.models.map((m) => (
-                    <option value={m}>
-                      {m}
-                      {modelCards.get(m)?.live === false ? " (not live here)" : ""}
-                    </option>
-                  ))}
-                </select>
-                {modelCards.get(chosenModel) && <ModelDetails card={modelCards.get(chosenModel)!} />}
-              </>
+            model: (control) => (
+              <ModelPicker {...control} models={card.models} cards={modelCards} value={chosenModel} onChange={(model) => setBody({ ...body, model })} />
             ),
           }
-        : {},
+        : {}),
+      ...(schema.properties?.voice
+        ? { voice: (control) => <VoicePicker {...control} voices={voices} value={body.voice} onChange={(voice) => setBody({ ...body, voice })} /> }
+        : {}),
+    },
   };
 
   return (
-    <section aria-labelledby="try-title">
-      <h2 id="try-title">Try a capability</h2>
-      <div class="field">
-        <label for="capability">Capability</label>
-        <select id="capability" value={selected} onChange={(e) => setSelected((e.currentTarget as HTMLSelectElement).value)}>
-          <option value="">Choose a capability…</option>
-          {capabilities.map((c) => (
-            <option value={c.id}>
-              {c.id} — {c.summary}
-            </option>
-          ))}
-        </select>
-      </div>
-      {card && (
-        <form
-          noValidate
-          aria-label={`${card.id} request`}
-          onSubmit={(e) => {
-            e.preventDefault();
-            void (quoted ? create() : askQuote());
-          }}
-        >
-          <p class="hint">
-            <code>POST {card.path}</code> · {card.billing_mode} · {card.summary}
+    <section class="try" aria-labelledby="try-title">
+      <div class="try-head">
+        <h2 id="try-title">Try</h2>
+        <CapabilityPicker capabilities={capabilities} selected={selected} onSelect={setSelected} />
+        {card && (
+          <p class="hint capability-summary">
+            <Prose text={card.summary} />
           </p>
-          <SchemaForm schema={card.input_schema} body={body} onBody={(next) => setBody(next ?? {})} ctx={ctx} />
-          {quote && quoted && <QuoteView quote={quote.quote} />}
-          <div class="actions">
-            <button type="button" onClick={askQuote} disabled={busy}>
-              Get quote
-            </button>
-            <button type="button" onClick={create} disabled={busy || !quoted}>
-              Create task
-            </button>
-            {!quoted && <span class="hint">Get a quote for these values first: it shows the price and the model.</span>}
-          </div>
-        </form>
+        )}
+      </div>
+      <ErrorView error={card ? null : failure} />
+      {card && (
+        <div class="playground">
+          <form
+            class="inputs"
+            noValidate
+            aria-label={`${card.id} request`}
+            onSubmit={(e) => {
+              e.preventDefault();
+              void create();
+            }}
+          >
+            <SchemaForm schema={schema} body={body} onBody={(next) => setBody((next ?? {}) as Record<string, unknown>)} ctx={ctx} />
+            <ErrorView error={failure} />
+            <RunBar quote={quote} missing={missing} busy={busy} label={`Run ${capabilityTitle(card).toLowerCase()}`} />
+          </form>
+          <section class="output" aria-label="Result" ref={result} tabIndex={-1}>
+            {task ? (
+              <TaskView key={task.task_id} initial={task} onRunAgain={setTask} />
+            ) : (
+              <div class="empty-result">
+                <p>The result appears here: images at their size, a player for video and audio, text as text.</p>
+                <p class="hint">
+                  <code>POST {card.path}</code> · {card.billing_mode === "prepaid" ? "paid when it is created, refunded if it fails" : "paid when it succeeds"}
+                </p>
+              </div>
+            )}
+          </section>
+        </div>
       )}
-      <ErrorView error={failure} />
-      {task && <TaskView initial={task} />}
     </section>
   );
 }

@@ -1,36 +1,28 @@
 import { useEffect, useState } from "preact/hooks";
-import { api, ApiError, fieldErrors } from "./api";
+import { api, fieldErrors, ServiceError } from "./api";
 import { ErrorView } from "./error-view";
 import { newIdempotencyKey } from "./idempotency-key";
 import { MediaInput } from "./media-input";
 import { TaskView } from "./task-view";
-import type { Page, TaskEnvelope } from "./types";
+import type { Task, Voice, VoiceList } from "./types";
 
 // Voices: presets and cloned voices (GET /v1/voices, paged), deleting a cloned one, and cloning from an uploaded
 // sample (POST /v1/voices, a task whose output carries the new voice_id).
-
-interface Voice {
-  voice_id: string;
-  type: "preset" | "cloned";
-  name: string;
-  language: string | null;
-  status: string;
-}
 
 function CloneForm({ onCloned }: { onCloned(): void }) {
   const [displayName, setDisplayName] = useState("");
   const [sample, setSample] = useState<unknown>(undefined);
   const [consent, setConsent] = useState(false);
-  const [task, setTask] = useState<TaskEnvelope | null>(null);
+  const [task, setTask] = useState<Task | null>(null);
   const [error, setError] = useState<unknown>(null);
-  const fields = error instanceof ApiError ? fieldErrors(error.body) : new Map<string, string>();
+  const fields = error instanceof ServiceError ? fieldErrors(error) : new Map<string, string>();
 
   const submit = async (event: Event) => {
     event.preventDefault();
     setError(null);
     try {
       const body = { display_name: displayName, sample, ...(consent ? { consent_attested: true } : {}) };
-      setTask(await api<TaskEnvelope>("POST", "/v1/voices", { body, idempotencyKey: newIdempotencyKey() }));
+      setTask(await api<Task>("POST", "/v1/voices", { body, idempotencyKey: newIdempotencyKey() }));
       onCloned();
     } catch (e) {
       setError(e);
@@ -70,7 +62,7 @@ export function Voices() {
 
   const load = async (after: string | null) => {
     try {
-      const page = await api<Page<Voice>>("GET", `/v1/voices?limit=100${after ? `&cursor=${encodeURIComponent(after)}` : ""}`);
+      const page = await api<VoiceList>("GET", `/v1/voices?limit=100${after ? `&cursor=${encodeURIComponent(after)}` : ""}`);
       setVoices((current) => (after ? [...current, ...page.data] : page.data));
       setCursor(page.has_more ? page.next_cursor : null);
     } catch (e) {
@@ -94,8 +86,7 @@ export function Voices() {
     <section aria-labelledby="voices-title">
       <h3 id="voices-title">Voices</h3>
       <ErrorView error={error} />
-      <div class="table-scroll">
-        <table>
+        <table class="cards">
           <caption>Preset and cloned voices</caption>
           <thead>
             <tr>
@@ -110,14 +101,14 @@ export function Voices() {
           <tbody>
             {voices.map((voice) => (
               <tr>
-                <td>
+                <td data-label="Voice id">
                   <code>{voice.voice_id}</code>
                 </td>
-                <td>{voice.name}</td>
-                <td>{voice.type}</td>
-                <td>{voice.language ?? ""}</td>
-                <td>{voice.status}</td>
-                <td>
+                <td data-label="Name">{voice.name}</td>
+                <td data-label="Type">{voice.type}</td>
+                <td data-label="Language">{voice.language ?? ""}</td>
+                <td data-label="Status">{voice.status}</td>
+                <td data-label="Actions">
                   {voice.type === "cloned" && (
                     <button type="button" class="secondary danger" onClick={() => remove(voice)} aria-label={`Delete ${voice.voice_id}`}>
                       Delete
@@ -128,7 +119,6 @@ export function Voices() {
             ))}
           </tbody>
         </table>
-      </div>
       {cursor && (
         <button type="button" class="secondary" onClick={() => load(cursor)}>
           More voices

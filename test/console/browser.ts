@@ -21,27 +21,41 @@ const ARGS = [
 
 export const ARTIFACTS_DIR = path.resolve(import.meta.dirname, "../../test-artifacts/console");
 
+// The two windows the console is held to: a laptop's and a phone's (an iPhone 12 to 15 in CSS pixels).
+export const DESKTOP = { width: 1280, height: 800 };
+export const PHONE = { width: 390, height: 844 };
+
 export interface Browser {
   context: BrowserContext;
   page: Page;
-  // What the page logged as errors (CSP violations, failed loads, exceptions), for the test to hold to none.
+  // What the pages logged as errors (CSP violations, failed loads, exceptions), for the test to hold to none.
   problems: string[];
+  // Another tab of the same browser, with a window of its own size.
+  newPage(viewport: { width: number; height: number }): Promise<Page>;
   close(): Promise<void>;
 }
 
-export async function openBrowser(): Promise<Browser> {
+export async function openBrowser(viewport = DESKTOP): Promise<Browser> {
   const profile = await mkdtemp(path.join(tmpdir(), "console-chromium-"));
-  const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: ARGS, viewport: { width: 1280, height: 900 } });
-  const page = context.pages()[0] ?? (await context.newPage());
+  const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: ARGS, viewport });
   const problems: string[] = [];
-  page.on("console", (message) => {
-    if (message.type() === "error") problems.push(message.text());
-  });
-  page.on("pageerror", (error) => problems.push(error.message));
+  const watch = (page: Page) => {
+    page.on("console", (message) => {
+      if (message.type() === "error") problems.push(message.text());
+    });
+    page.on("pageerror", (error) => problems.push(error.message));
+    return page;
+  };
+  const page = watch(context.pages()[0] ?? (await context.newPage()));
   return {
     context,
     page,
     problems,
+    async newPage(size) {
+      const added = watch(await context.newPage());
+      await added.setViewportSize(size);
+      return added;
+    },
     async close() {
       await context.close();
       await rm(profile, { recursive: true, force: true });
@@ -49,10 +63,11 @@ export async function openBrowser(): Promise<Browser> {
   };
 }
 
-// A screenshot of the whole page, kept under test-artifacts/console/, and the number of distinct colours in it
-// (counted by the browser itself from the PNG, on a blank page of its own): one colour is a blank page.
-export async function screenshot(browser: Browser, name: string): Promise<number> {
-  const png = await browser.page.screenshot({ fullPage: true });
+// A screenshot of a page (the window, or the whole page), kept under test-artifacts/console/, and the number of
+// distinct colours in it (counted by the browser itself from the PNG, on a blank page of its own): one colour is
+// a blank page.
+export async function screenshot(browser: Browser, name: string, options: { page?: Page; fullPage?: boolean } = {}): Promise<number> {
+  const png = await (options.page ?? browser.page).screenshot({ fullPage: options.fullPage ?? true });
   await mkdir(ARTIFACTS_DIR, { recursive: true });
   await writeFile(path.join(ARTIFACTS_DIR, `${name}.png`), png);
   const blank = await browser.context.newPage();

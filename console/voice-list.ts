@@ -1,0 +1,14 @@
+import { api } from "./api";
+import type { Voice, VoiceList } from "./types";
+
+// Every voice the key can speak with (GET /v1/voices, page after page): the presets, then the cloned ones.
+export async function loadVoices(): Promise<Voice[]> {
+  const voices: Voice[] = [];
+  let cursor: string | null = null;
+  do {
+    const page: VoiceList = await api<VoiceList>("GET", `/v1/voices?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`);
+    voices.push(...page.data);
+    cursor = page.has_more ? page.next_cursor : null;
+  } while (cursor);
+  return voices;
+}
