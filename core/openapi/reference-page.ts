@@ -4,10 +4,13 @@ import { guides } from "./reference-guides.js";
 import { documentedOperations, escapeHtml, prose, schemaAnchor, tagAnchor, type DocumentedOperation, type ReferenceDocument } from "./reference-html.js";
 import { operationSection } from "./reference-operation.js";
 import { fieldTable } from "./reference-schema.js";
+import { REFERENCE_SCRIPT } from "./reference-script.js";
 
 // The API reference at /v1/docs: one self-contained HTML page rendered from the OpenAPI document (nothing else
-// describes an endpoint). No script and nothing fetched from elsewhere: its one inline style sheet is allowed by
-// hash in the page's Content-Security-Policy, so it works offline and under the strictest policy.
+// describes an endpoint). Nothing fetched from elsewhere: its one inline style sheet and its one inline script (the
+// contents' search and the code blocks' copy buttons, reference-script.ts) are allowed by their hashes in the
+// page's Content-Security-Policy, so it works offline and under the strictest policy, and reads whole without the
+// script.
 
 export interface ReferencePage {
   html: string;
@@ -33,7 +36,11 @@ pre{background:var(--code);border:1px solid var(--line);padding:.75rem;overflow:
 th{background:var(--code)}ul.responses{padding-left:1.1rem}summary{cursor:pointer}
 @media (min-width:40rem){td:first-child code{white-space:nowrap}}
 @media (max-width:40rem){thead{position:absolute;left:-999px}tr{display:block;border:1px solid var(--line);margin:.5rem 0}td{display:block;border:0;padding:.15rem .5rem}td::before{content:attr(data-label) ": ";font-weight:600}}
-@media (min-width:70rem){.layout{display:grid;grid-template-columns:20rem minmax(0,1fr);gap:1.5rem}nav{position:sticky;top:0;max-height:100vh;overflow:auto;border-bottom:0;border-right:1px solid var(--line);padding-bottom:2rem}}`;
+@media (min-width:70rem){.layout{display:grid;grid-template-columns:20rem minmax(0,1fr);gap:1.5rem}nav{position:sticky;top:0;max-height:100vh;overflow:auto;border-bottom:0;border-right:1px solid var(--line);padding-bottom:2rem}}
+@media (max-width:69.99rem){.toc{max-height:45vh;overflow:auto}}
+.search{margin:.5rem 0}.search label{display:block;font-weight:600}.search input{width:100%;font:inherit;padding:.35rem .5rem;border:1px solid var(--line);border-radius:4px;background:var(--bg);color:var(--fg)}
+.code{position:relative}.code pre{padding-top:2.2rem}button.copy{position:absolute;top:.35rem;right:.35rem;font:.8rem system-ui,sans-serif;padding:.2rem .6rem;border:1px solid var(--line);border-radius:4px;background:var(--bg);color:var(--link);cursor:pointer}
+button.copy:focus-visible,.search input:focus-visible{outline:3px solid var(--focus);outline-offset:2px}`;
 
 const title = (tag: string) => tag.charAt(0).toUpperCase() + tag.slice(1);
 
@@ -58,12 +65,17 @@ export function renderReferencePage(generated: ReturnType<typeof buildOpenApiDoc
   const sections = guides(document);
   const areas = groups(document);
   const schemas = Object.entries(document.components.schemas);
-  const contents = `<nav aria-labelledby="contents"><h2 id="contents">Contents</h2><ol>
+  // Each operation's entry carries the words the search matches beyond its link: id, summary, tool, capability.
+  const searchWords = ({ operation }: DocumentedOperation) =>
+    escapeHtml([operation.operationId, operation.summary, operation["x-mcp-tool"] ?? "", operation["x-capability"] ?? ""].join(" "));
+  const contents = `<nav aria-labelledby="contents"><h2 id="contents">Contents</h2>
+<div class="search" role="search" hidden><label for="search">Search the reference</label><input id="search" type="search" autocomplete="off" spellcheck="false" placeholder="speech, cancel, createImage, /v1/credits…" aria-describedby="search-count"><span id="search-count" class="meta" aria-live="polite"></span></div>
+<ol class="toc" tabindex="0" aria-label="Sections and operations">
 ${sections.map((guide) => `<li>${link(guide.id, escapeHtml(guide.title))}</li>`).join("\n")}
 ${areas
   .map(
     (group) => `<li>${link(tagAnchor(group.tag), escapeHtml(title(group.tag)))}<ol>
-${group.operations.map(({ method, path, operation }) => `<li>${link(operation.operationId, `<code>${method} ${escapeHtml(path)}</code>`)}</li>`).join("\n")}
+${group.operations.map((entry) => `<li data-search="${searchWords(entry)}">${link(entry.operation.operationId, `<code>${entry.method} ${escapeHtml(entry.path)}</code>`)}</li>`).join("\n")}
 </ol></li>`,
   )
   .join("\n")}
@@ -100,10 +112,11 @@ ${contents}
 ${body.join("\n")}
 </main>
 </div>
+<script>${REFERENCE_SCRIPT}</script>
 </body></html>`;
-  const styleHash = createHash("sha256").update(STYLE).digest("base64");
+  const hash = (text: string) => createHash("sha256").update(text).digest("base64");
   return {
     html,
-    contentSecurityPolicy: `default-src 'none'; style-src 'sha256-${styleHash}'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`,
+    contentSecurityPolicy: `default-src 'none'; style-src 'sha256-${hash(STYLE)}'; script-src 'sha256-${hash(REFERENCE_SCRIPT)}'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`,
   };
 }

@@ -9,7 +9,8 @@ import { startHarness, type Harness } from "../support/harness.js";
 // The API reference at /v1/docs and the examples of /v1/openapi.json it is rendered from: every example the document
 // carries (request bodies, parameters, answers, refusals, the callback event) validates against the schema it
 // illustrates, and the page's own blocks (bodies, answers, curl calls) are those examples; its contents link to
-// anchors the page has, every operation is there, and it runs no script and loads nothing from elsewhere.
+// anchors the page has, every operation is there, it loads nothing from elsewhere, and its one script (search and
+// copy buttons) is its own, allowed by hash.
 
 interface Media {
   schema?: unknown;
@@ -141,16 +142,20 @@ describe("GET /v1/docs", () => {
     html = await response.text();
   });
 
-  it("is one self-contained page under a policy that allows no script and nothing from elsewhere", () => {
+  it("is one self-contained page under a policy that allows its own style and script only, and nothing from elsewhere", () => {
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toContain("text/html");
     const policy = response.headers.get("content-security-policy") ?? "";
     expect(policy).toContain("default-src 'none'");
-    expect(policy).not.toContain("script-src");
+    const hash = (text: string) => createHash("sha256").update(text).digest("base64");
     const styles = [...html.matchAll(/<style>([\s\S]*?)<\/style>/g)].map((m) => m[1]!);
     expect(styles).toHaveLength(1);
-    expect(policy).toContain(`style-src 'sha256-${createHash("sha256").update(styles[0]!).digest("base64")}'`);
-    expect(html).not.toMatch(/<script|<link|<img|<iframe|\ssrc=|\sstyle=|\son\w+=/i);
+    expect(policy).toContain(`style-src 'sha256-${hash(styles[0]!)}'`);
+    const scripts = [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => m[1]!);
+    expect(scripts).toHaveLength(1);
+    expect(policy).toContain(`script-src 'sha256-${hash(scripts[0]!)}'`);
+    expect(html.match(/<script/g)).toHaveLength(1);
+    expect(html).not.toMatch(/<link|<img|<iframe|\ssrc=|\sstyle=|\son\w+=/i);
     for (const [, href] of html.matchAll(/href="([^"]*)"/g)) expect(href, href).toMatch(/^(#|\/(?!\/))/);
   });
 
@@ -234,7 +239,7 @@ describe("GET /v1/docs", () => {
 });
 
 describe("GET /v1/docs in a browser", () => {
-  it("applies its style under its own CSP, fits a 360 px window, and is reachable by keyboard", async () => {
+  it("applies its style and script under its own CSP, fits a 360 px window, is reachable by keyboard, searches and copies", async () => {
     const browser = await openBrowser();
     try {
       const { page } = browser;
@@ -261,6 +266,31 @@ describe("GET /v1/docs in a browser", () => {
       expect(top).toBeGreaterThanOrEqual(-1);
       expect(top).toBeLessThan(900);
       await writeFile(path.join(ARTIFACTS, "wide.png"), await page.screenshot());
+
+      // The search narrows the contents to what matches, its words or the operation's summary, id and tool; Enter
+      // goes to the first match.
+      const visible = () => page.locator("nav .toc li:not([hidden]) > a code").allTextContents();
+      await page.locator("#search").fill("cancel");
+      expect(await page.locator("#search-count").textContent()).toMatch(/^\d+ match/);
+      expect(await visible()).toEqual(expect.arrayContaining(["POST /v1/tasks/{task_id}/cancel"]));
+      expect(await visible()).not.toContain("GET /v1/credits");
+      await page.locator("#search").fill("svc.speech.synthesize");
+      expect(await visible()).toEqual(["POST /v1/audio/speech"]);
+      await page.locator("#search").press("Enter");
+      await expect.poll(() => page.evaluate("location.hash")).toBe("#createSpeech");
+      await page.locator("#search").fill("");
+      expect((await visible()).length).toBeGreaterThan(40);
+
+      // Every code block has a copy button, which copies the block as shown.
+      await browser.context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: h.baseUrl });
+      expect(await page.locator("button.copy").count()).toBe(await page.locator("pre").count());
+      const curl = page.locator('pre[data-curl="createSpeech"]');
+      await page.locator('.code:has(pre[data-curl="createSpeech"]) button.copy').click();
+      await page.locator('.code:has(pre[data-curl="createSpeech"]) button.copy', { hasText: "Copied" }).waitFor();
+      expect(await page.evaluate("navigator.clipboard.readText()")).toBe(await curl.textContent());
+      await page.setViewportSize({ width: 1280, height: 800 });
+      await page.locator("#search").fill("speech");
+      await writeFile(path.join(ARTIFACTS, "search.png"), await page.screenshot());
       // No CSP violation, failed load or script error was logged.
       expect(browser.problems).toEqual([]);
     } finally {
