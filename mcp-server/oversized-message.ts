@@ -1,4 +1,5 @@
 import type { Readable } from "node:stream";
+import { JSON_MAX_DEPTH } from "../core/index.js";
 
 // An MCP message larger than the server takes (an upload past the size limit, a create with a large data URI)
 // is answered like any other call, so the client reads media_too_large with the field to fix instead of an
@@ -113,13 +114,15 @@ export async function readElidedMessage(body: Readable, limits: ElisionLimits): 
   }
 }
 
-// The first elided string in a tool's arguments, as a JSON Pointer (RFC 6901) and its length.
-export function findElided(value: unknown, pointer = ""): { param: string; bytes: number } | null {
-  if (value === null || typeof value !== "object") return null;
+// The first elided string in a tool's arguments, as a JSON Pointer (RFC 6901) and its length. The walk stops at the
+// depth arguments may have (core/contracts/json-shape.ts): deeper ones are refused by that bound, at their pointer,
+// and a recursion into thousands of levels would overflow the stack first.
+export function findElided(value: unknown, pointer = "", depth = 0): { param: string; bytes: number } | null {
+  if (value === null || typeof value !== "object" || depth > JSON_MAX_DEPTH) return null;
   const record = value as Record<string, unknown>;
   if (Object.keys(record).length === 1 && typeof record[ELIDED_KEY] === "number") return { param: pointer, bytes: record[ELIDED_KEY] };
   for (const [key, child] of Object.entries(record)) {
-    const found = findElided(child, `${pointer}/${key.replaceAll("~", "~0").replaceAll("/", "~1")}`);
+    const found = findElided(child, `${pointer}/${key.replaceAll("~", "~0").replaceAll("/", "~1")}`, depth + 1);
     if (found) return found;
   }
   return null;
