@@ -53,7 +53,7 @@ describe("svc arguments", () => {
     refused(bare, 2, /svc — operate the media task service/);
     refused(noun, 2, /unknown command "tenants"; the commands are tenant, key, credits, token, oauth, vendors, mcp/);
     refused(verb, 2, /unknown command "svc tenant explode"; "svc tenant" takes create, list, show/);
-    refused(option, 2, /unknown option "--area" for "svc key create"; it takes --name, --areas, --save, --json/);
+    refused(option, 2, /unknown option "--area" for "svc key create"; it takes --name, --areas, --save, --spend-limit, --json/);
     refused(extra, 2, /unexpected argument "garbage": svc key create TENANT_ID/);
     refused(brackets, 2, /unexpected argument "\[--areas" \(square brackets in a usage line mark an optional part/);
     expect(JSON.parse(brackets.stdout).error).toMatch(/unexpected argument/);
