@@ -1039,6 +1039,30 @@ export interface components {
             spent_credits: string;
             /** @description Credits granted so far. */
             granted_credits: string;
+            /** @description Spend limits of the tenant and its keys; an admission that would pass one is refused with insufficient_balance. */
+            spend_limits: {
+                /**
+                 * @description Whose limit: the whole tenant's, or one API key's.
+                 * @enum {string}
+                 */
+                scope: "tenant" | "key";
+                /** @description The tenant's id or the API key's id. */
+                owner: string;
+                /**
+                 * @description The calendar period (UTC) the limit applies to.
+                 * @enum {string}
+                 */
+                period: "day" | "month";
+                /** @description Credits that may be held in one period. */
+                limit_credits: string;
+                /** @description Credits held in the current period (refunds give theirs back). */
+                spent_credits: string;
+                /**
+                 * Format: date-time
+                 * @description When the current period ends and the limit starts again.
+                 */
+                resets_at: string;
+            }[];
             /** @description A page of the ledger, newest first: the most recent entries (50 unless `limit` says otherwise), or those older than `cursor`. */
             entries: {
                 /** @description The ledger entry's id. */
@@ -1476,6 +1500,11 @@ export interface components {
                      * @description When `url` stops working; read the task again for a fresh one.
                      */
                     url_expires_at: string;
+                    /**
+                     * Format: date-time
+                     * @description Present once retention deleted the artifact's bytes (ARTIFACT_RETENTION_DAYS): `url` then answers 410.
+                     */
+                    expired_at?: string;
                 } & {
                     [key: string]: unknown;
                 })[];
@@ -1515,6 +1544,11 @@ export interface components {
                      * @description When `url` stops working; read the task again for a fresh one.
                      */
                     url_expires_at: string;
+                    /**
+                     * Format: date-time
+                     * @description Present once retention deleted the artifact's bytes (ARTIFACT_RETENTION_DAYS): `url` then answers 410.
+                     */
+                    expired_at?: string;
                 } & {
                     [key: string]: unknown;
                 })[];
