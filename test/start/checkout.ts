@@ -52,9 +52,11 @@ export interface Stack {
   interrupt(): void;
 }
 
-// `npm start` after its build step: `node dist/scripts/start.js` in the checkout, leading a process group of its own.
-export function startStack(checkout: string, env: Record<string, string>): Stack {
-  const child = spawn(process.execPath, [path.join(checkout, "dist", "scripts", "start.js")], {
+// `npm start` after its build step: `node dist/scripts/start.js` in the checkout, leading a process group of its own;
+// or the command given (`npm start` itself, build included).
+export function startStack(checkout: string, env: Record<string, string>, command = [process.execPath, path.join(checkout, "dist", "scripts", "start.js")]): Stack {
+  const [program, ...args] = command as [string, ...string[]];
+  const child = spawn(program, args, {
     cwd: checkout,
     env,
     stdio: ["ignore", "pipe", "pipe"],
