@@ -28,9 +28,10 @@ export type StartOutcome = { kind: "started"; row: TaskRow } | { kind: "deferred
 // admission's while none has started it, otherwise the one named by `execution_token`), is marked running (counted
 // as an attempt when it was queued; one found running was started by this same job before its worker died) if its
 // tenant has a free slot (core/tasks/tenant-slots.ts; the highest first, which deliveries leave to executions), the
-// oldest tasks of a tenant first. A task whose tenant has
-// none is deferred in the same statement: a new execute job is added at a later run_at and a lower priority and
-// made the task's token, so only it can start the task, even if the asking job runs again after a crash.
+// oldest tasks of a tenant first. A task whose tenant has none is deferred by the same UPDATE: a new execute job is
+// added at a later run_at and a lower priority and made the task's token, so only it can start the task, even if
+// the asking job runs again after a crash. One UPDATE for both and few steps: Postgres plans this statement afresh
+// for every batch (its parameters are arrays), and planning costs more than running it.
 export class TaskStarts {
   private readonly starts: BatchedLookup<RawRow>;
   private readonly asked = new Map<string, StartRequest>();
@@ -50,47 +51,30 @@ export class TaskStarts {
       const at = now.toISOString();
       const until = new Date(now.getTime() + SLOT_LEASE_MS).toISOString();
       const { from, to } = TASK_TRANSITIONS.start;
+      const ids = sql.param(requests.map((r) => r.taskId));
       const rows = await retryingSlotRaces(() =>
         db.execute<RawRow>(sql`
-          with asked as (
-            select * from unnest(
-              ${sql.param(requests.map((r) => r.taskId))}::text[],
+          with ranked as (
+            select distinct on (t.id) t.id, t.tenant_id, t.tenant_slot, a.job_id, a.deferrals, a.delay_ms,
+              case when t.tenant_slot is null
+                then row_number() over (partition by t.tenant_id, t.tenant_slot is null order by t.created_at, t.id) end as need
+            from tasks as t
+            join unnest(
+              ${ids}::text[],
               ${sql.param(requests.map((r) => r.jobId))}::text[],
               ${sql.param(requests.map((r) => r.deferrals + 1))}::int[],
               ${sql.param(requests.map((r) => deferralDelayMs(r.deferrals)))}::int[]
-            ) as a(task_id, job_id, deferrals, delay_ms)
-          ), candidates as (
-            select distinct on (t.id) t.id, t.tenant_id, t.created_at, t.tenant_slot, a.job_id, a.deferrals, a.delay_ms
-            from asked as a join tasks as t on t.id = a.task_id
-            where t.status in ${[...from]} and t.deadline_at > ${at}::timestamptz
+            ) as a(task_id, job_id, deferrals, delay_ms) on a.task_id = t.id
+            where t.id = any(${ids}::text[]) and t.status in ${[...from]} and t.deadline_at > ${at}::timestamptz
               and t.provider_family = any(${sql.param(families())}::text[])
               and (t.execution_token = a.job_id or (t.execution_token is null and t.status = 'queued'))
             order by t.id, a.job_id
-          ), ranked as (
-            select c.*, case when c.tenant_slot is null
-              then row_number() over (partition by c.tenant_id, c.tenant_slot is null order by c.created_at, c.id) end as need
-            from candidates as c
-          ), free as (
-            select w.tenant_id, s.slot, row_number() over (partition by w.tenant_id order by s.slot desc) as n
-            from (select distinct tenant_id from ranked where need is not null) as w
-            cross join generate_series(1, ${slots}::int) as s(slot)
-            where not exists (select 1 from tasks as holder where holder.tenant_id = w.tenant_id and holder.tenant_slot = s.slot)
           ), claims as (
-            select r.id, r.job_id, r.deferrals, r.delay_ms, coalesce(r.tenant_slot, f.slot) as slot
-            from ranked as r left join free as f on f.tenant_id = r.tenant_id and f.n = r.need
-          ), started as (
-            update tasks set
-              status = ${to},
-              started_at = coalesce(started_at, ${at}::timestamptz),
-              attempts = attempts + case when status = 'queued' then 1 else 0 end,
-              progress = jsonb_build_object('percent', 10, 'stage', 'submitted', 'message', 'sent to ' || resolved_model),
-              tenant_slot = c.slot,
-              tenant_slot_until = ${until}::timestamptz,
-              execution_token = c.job_id
-            from claims as c
-            where tasks.id = c.id and c.slot is not null and tasks.status in ${[...from]}
-              and (tasks.execution_token = c.job_id or (tasks.execution_token is null and tasks.status = 'queued'))
-            returning tasks.*
+            select r.id, r.job_id, r.deferrals, r.delay_ms, coalesce(r.tenant_slot, (
+              select s.slot from generate_series(${slots}::int, 1, -1) as s(slot)
+              where not exists (select 1 from tasks as holder where holder.tenant_id = r.tenant_id and holder.tenant_slot = s.slot)
+              offset r.need - 1 limit 1)) as slot
+            from ranked as r
           ), deferred_jobs as (
             insert into graphile_worker._private_jobs (task_id, payload, run_at, max_attempts, priority)
             select (select id from graphile_worker._private_tasks where identifier = 'execute_task'),
@@ -100,16 +84,20 @@ export class TaskStarts {
                    ${DEFERRED_PRIORITY}::int
             from claims as c where c.slot is null
             returning id, payload->>'task_id' as task_id
-          ), deferred as (
-            update tasks set execution_token = d.id::text
-            from deferred_jobs as d join claims as c on c.id = d.task_id
-            where tasks.id = d.task_id and tasks.status in ${[...from]}
-              and (tasks.execution_token = c.job_id or (tasks.execution_token is null and tasks.status = 'queued'))
-            returning tasks.id, c.job_id
           )
-          select started.*, started.execution_token as asked_by, false as deferred from started
-          union all
-          select tasks.*, deferred.job_id, true from tasks join deferred on deferred.id = tasks.id`),
+          update tasks set
+            status = case when c.slot is null then tasks.status else ${to} end,
+            started_at = case when c.slot is null then started_at else coalesce(started_at, ${at}::timestamptz) end,
+            attempts = attempts + case when c.slot is not null and status = 'queued' then 1 else 0 end,
+            progress = case when c.slot is null then progress
+              else jsonb_build_object('percent', 10, 'stage', 'submitted', 'message', 'sent to ' || resolved_model) end,
+            tenant_slot = c.slot,
+            tenant_slot_until = case when c.slot is null then null else ${until}::timestamptz end,
+            execution_token = coalesce(d.id::text, c.job_id)
+          from claims as c left join deferred_jobs as d on d.task_id = c.id
+          where tasks.id = c.id and tasks.status in ${[...from]}
+            and (tasks.execution_token = c.job_id or (tasks.execution_token is null and tasks.status = 'queued'))
+          returning tasks.*, c.job_id as asked_by, c.slot is null as deferred`),
       );
       return new Map(rows.map((row) => [keyOf(row.id as string, row.asked_by as string), row]));
     });
