@@ -374,6 +374,7 @@ describe("the web console", () => {
     await rows.first().waitFor();
     expect(await rows.count()).toBe(25);
     expect(await rows.first().textContent()).toContain("console grant 30");
+    expect(await screenshot(browser, "account-desktop", { fullPage: false })).toBeGreaterThan(1);
     const newest = Number(await rows.first().getAttribute("data-entry"));
     await desk.getByRole("button", { name: "Older entries" }).click();
     await desk.locator("table.ledger caption", { hasText: "page 2" }).waitFor();
@@ -381,7 +382,6 @@ describe("the web console", () => {
     expect(Number(await rows.first().getAttribute("data-entry"))).toBeLessThan(newest - 24);
     await desk.getByRole("button", { name: "Newer entries" }).click();
     await desk.locator("table.ledger tbody tr").first().filter({ hasText: "console grant 30" }).waitFor();
-    expect(await screenshot(browser, "account-desktop", { fullPage: false })).toBeGreaterThan(1);
 
     await phone.goto(`${h.baseUrl}/#/account`);
     await phone.locator("table.ledger tbody tr").first().waitFor();
