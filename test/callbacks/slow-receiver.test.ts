@@ -33,7 +33,8 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => slow.listen(0, "127.0.0.1", resolve));
   slowUrl = `http://127.0.0.1:${(slow.address() as AddressInfo).port}/hooks`;
   fast = await startReceiver();
-  h = await startHarness({ worker: true, env: { OUTBOUND_ALLOW_LOOPBACK_HTTP: "true" } });
+  // The default share of a worker of 4 (the harness gives its tests' one tenant the whole worker).
+  h = await startHarness({ worker: true, env: { OUTBOUND_ALLOW_LOOPBACK_HTTP: "true", TENANT_WORKER_SLOTS: "2" } });
 });
 afterAll(async () => {
   await h?.close();

@@ -8,6 +8,7 @@ import type { Db } from "../../core/db/client.js";
 import { finishUnsuccessfully } from "../../core/tasks/finish.js";
 import { TaskStarts, type StartOutcome } from "../../core/tasks/task-starts.js";
 import { deferralDelayMs, expireSlots, takeDeliverySlot } from "../../core/tasks/tenant-slots.js";
+import { loadConfig } from "../../core/index.js";
 import { startHarness, type Harness } from "../support/harness.js";
 
 // A tenant's worker slots (core/tasks/tenant-slots.ts), at the level of the start statement: a tenant never holds
@@ -125,6 +126,13 @@ describe("the start statement and a tenant's slots", () => {
     expect(await expireSlots(h.core.db, now)).toBe(0);
     expect(await expireSlots(h.core.db, new Date(now.getTime() + 16 * 60 * 1000))).toBe(1);
     expect(await takeDeliverySlot(h.core.db, b, 2, now)).toBe(true);
+  });
+
+  it("gives a tenant half of WORKER_CONCURRENCY by default, rounded up, unless TENANT_WORKER_SLOTS says", () => {
+    const unset = Object.fromEntries(Object.entries(h.env).filter(([name]) => name !== "TENANT_WORKER_SLOTS"));
+    const slots = (env: Record<string, string>) => loadConfig({ ...unset, ...env }).tenantWorkerSlots;
+    expect([1, 4, 5, 16].map((n) => slots({ WORKER_CONCURRENCY: String(n) }))).toEqual([1, 2, 3, 8]);
+    expect(slots({ WORKER_CONCURRENCY: "16", TENANT_WORKER_SLOTS: "12" })).toBe(12);
   });
 
   it("spaces a job's deferrals from 1 s to 8 s, spread ±20 %", () => {
