@@ -1,10 +1,9 @@
-import { randomBytes } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { admin, createCore, loadConfig, parseCredits, type Core } from "../core/index.js";
-import { emulatorProviderEnv } from "../core/config.js";
 import { freePort, launch, waitForHttp, type BenchProcess } from "./processes.js";
+import { serviceEnvironment } from "./service-env.js";
 import { SETTINGS } from "./settings.js";
 
 // The service as a deployment runs it, one process each: the vendor emulator (no added latency) standing in for
@@ -29,25 +28,11 @@ export async function startService(databaseUrl: string): Promise<RunningService>
   const restPort = await freePort();
   const workerPort = await freePort();
   const emulatorUrl = `http://127.0.0.1:${emulatorPort}`;
-  const env: Record<string, string | undefined> = {
-    ...process.env,
-    DATABASE_URL: databaseUrl,
-    ARTIFACT_URL_SECRET: randomBytes(32).toString("base64url"),
-    CALLBACK_SECRET_ENCRYPTION_KEY: randomBytes(32).toString("base64"),
-    ARTIFACT_DIR: artifactDir,
-    PORT: String(restPort),
-    WORKER_PORT: String(workerPort),
-    EMULATOR_PORT: String(emulatorPort),
-    WORKER_CONCURRENCY: String(SETTINGS.workerConcurrency),
+  const env = {
+    ...serviceEnvironment({ databaseUrl, artifactDir, restPort, emulatorPort, workerPort, workerConcurrency: SETTINGS.workerConcurrency }),
     // Each phase's tasks are one tenant's: alone, it is given the whole worker, as a deployment serving one tenant
     // would set it (TENANT_WORKER_SLOTS is half the worker by default, for fairness between tenants).
     TENANT_WORKER_SLOTS: String(SETTINGS.workerConcurrency),
-    // Request logs would measure the log sink as much as the service.
-    LOG_LEVEL: "warn",
-    // The load is far above any real budget; the limiter still counts every request, as deployed.
-    RATE_LIMIT_PER_KEY: String(2 ** 31 - 1),
-    RATE_LIMIT_PER_TENANT: String(2 ** 31 - 1),
-    ...emulatorProviderEnv(emulatorUrl),
   };
   const core = createCore(loadConfig(env), { dbPoolSize: 4 });
   const started: BenchProcess[] = [];

@@ -84,6 +84,9 @@ function withLock(action) {
   }
 }
 
+// How both browser bundles are built: Preact pages as minified ES modules.
+const PREACT_BUNDLE = { bundle: true, format: "esm", target: "es2022", jsx: "automatic", jsxImportSource: "preact", minify: true };
+
 // The console's script and style sheet bundled by esbuild (Preact included), its page and icon copied beside
 // them: static files the REST server serves at / (rest-server/routes/console-routes.ts). Type errors are tsc's
 // business (`npm run typecheck` checks console/ with its own tsconfig); esbuild only strips the types. Returns 0
@@ -95,12 +98,7 @@ function buildConsole(require) {
     esbuild.buildSync({
       entryPoints: [path.join(CONSOLE_SOURCE, "main.tsx"), path.join(CONSOLE_SOURCE, "console.css")],
       outdir: CONSOLE_DIST,
-      bundle: true,
-      format: "esm",
-      target: "es2022",
-      jsx: "automatic",
-      jsxImportSource: "preact",
-      minify: true,
+      ...PREACT_BUNDLE,
       sourcemap: "linked",
       logLevel: "error",
     });
@@ -123,12 +121,7 @@ function buildTaskApp(require) {
     outputs = esbuild.buildSync({
       entryPoints: [path.join(TASK_APP_SOURCE, "main.tsx"), path.join(TASK_APP_SOURCE, "task-app.css")],
       outdir: path.dirname(TASK_APP_PAGE),
-      bundle: true,
-      format: "esm",
-      target: "es2022",
-      jsx: "automatic",
-      jsxImportSource: "preact",
-      minify: true,
+      ...PREACT_BUNDLE,
       write: false,
       logLevel: "error",
     }).outputFiles;

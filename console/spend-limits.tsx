@@ -1,23 +1,16 @@
 import { useEffect, useState } from "preact/hooks";
 import { api } from "./api";
 import { ErrorView } from "./error-view";
+import type { CreditBalance, SpendLimit } from "./types";
 
 // The spend limits of the tenant and its keys (GET /v1/credits' spend_limits): what each has held this period and
 // when it resets. Loaded on its own so the balance and ledger above need not know of it.
 
-interface SpendLimit {
-  scope: "tenant" | "key";
-  owner: string;
-  period: "day" | "month";
-  limit_credits: string;
-  spent_credits: string;
-  resets_at: string;
-}
 
 export function SpendLimits() {
   const [limits, setLimits] = useState<SpendLimit[] | null>(null);
   const [error, setError] = useState<unknown>(null);
-  useEffect(() => void api<{ spend_limits: SpendLimit[] }>("GET", "/v1/credits?limit=1").then((b) => setLimits(b.spend_limits), setError), []);
+  useEffect(() => void api<CreditBalance>("GET", "/v1/credits?limit=1").then((b) => setLimits(b.spend_limits), setError), []);
   return (
     <section aria-labelledby="spend-limits-title">
       <h3 id="spend-limits-title">Spend limits</h3>

@@ -14,3 +14,4 @@ export type UploadedAsset = Schemas["UploadedAsset"];
 export type SigningKey = Schemas["CallbackSigningKey"];
 export type SigningKeyList = Schemas["CallbackSigningKeyList"];
 export type LedgerEntry = Schemas["CreditBalance"]["entries"][number];
+export type SpendLimit = Schemas["CreditBalance"]["spend_limits"][number];

@@ -1,10 +1,9 @@
-import { randomBytes } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { emulatorProviderEnv } from "../../core/config.js";
 import { admin, createCore, loadConfig, parseCredits, type Core } from "../../core/index.js";
 import { freePort, launch, waitForHttp, type BenchProcess } from "../processes.js";
+import { serviceEnvironment } from "../service-env.js";
 import { SOAK } from "./settings.js";
 
 // The service as the soak runs it: the vendor emulator, one REST server and SOAK.workers worker processes, each
@@ -33,17 +32,8 @@ export async function startCluster(databaseUrl: string): Promise<Cluster> {
   const artifactDir = await mkdtemp(path.join(tmpdir(), "svc-soak-artifacts-"));
   const [emulatorPort, restPort] = [await freePort(), await freePort()];
   const emulatorUrl = `http://127.0.0.1:${emulatorPort}`;
-  const env: Record<string, string | undefined> = {
-    ...process.env,
-    DATABASE_URL: databaseUrl,
-    ARTIFACT_URL_SECRET: randomBytes(32).toString("base64url"),
-    CALLBACK_SECRET_ENCRYPTION_KEY: randomBytes(32).toString("base64"),
-    ARTIFACT_DIR: artifactDir,
-    PORT: String(restPort),
-    EMULATOR_PORT: String(emulatorPort),
-    WORKER_PORT: "0",
-    WORKER_CONCURRENCY: String(SOAK.workerConcurrency),
-    LOG_LEVEL: "warn",
+  const env = {
+    ...serviceEnvironment({ databaseUrl, artifactDir, restPort, emulatorPort, workerPort: 0, workerConcurrency: SOAK.workerConcurrency }),
     // Receivers and media hosts are on loopback.
     OUTBOUND_ALLOW_LOOPBACK_HTTP: "true",
     // A killed worker's jobs go to the other within seconds; callback retries within the drain (0.1 s a "minute").
@@ -53,9 +43,6 @@ export async function startCluster(databaseUrl: string): Promise<Cluster> {
     PROVIDER_RETRY_BASE_MS: "500",
     MEDIA_FETCH_FIRST_BYTE_TIMEOUT_MS: "3000",
     MEDIA_FETCH_RATE_WINDOW_MS: "3000",
-    RATE_LIMIT_PER_KEY: String(2 ** 31 - 1),
-    RATE_LIMIT_PER_TENANT: String(2 ** 31 - 1),
-    ...emulatorProviderEnv(emulatorUrl),
   };
   const core = createCore(loadConfig(env), { dbPoolSize: 4 });
   const restUrl = `http://127.0.0.1:${restPort}`;

@@ -46,9 +46,9 @@ export interface VideoConstraints {
   frame_modes: readonly FrameMode[];
   references: VideoReferenceLimits;
   audio_settings: readonly EditAudioSetting[];
-  // Shortest and longest final duration /v1/videos/extend accepts (the endpoint's own range is 2 to 30); the
-  // longest is null when the model does not extend.
-  extend_min_duration: number;
+  // Shortest and longest final duration /v1/videos/extend accepts within the endpoint's own 2 to 30: the shortest
+  // only where the model starts later than 2; the longest null when the model does not extend.
+  extend_min_duration?: number;
   extend_max_duration: number | null;
 }
 
@@ -92,7 +92,6 @@ const PLAIN: VideoConstraints = {
   frame_modes: [],
   references: NO_REFERENCES,
   audio_settings: [],
-  extend_min_duration: 2,
   extend_max_duration: null,
 };
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startMcpHarness, type McpHarness } from "../mcp/support.js";
+import { postRawMcp, startMcpHarness, type McpHarness } from "../mcp/support.js";
 
 // Issue 26: `metadata: {"__proto__": "x", "ok": "y"}` answered 202 with `{"ok": "y"}`, the key silently dropped.
 // Every key is a label and is echoed as sent, on REST and MCP alike. Bodies are written as text: a JavaScript object
@@ -22,16 +22,7 @@ function expectLabels(metadata: Record<string, string>) {
 }
 
 async function mcpCall(name: string, args: string) {
-  const response = await fetch(m.url, {
-    method: "POST",
-    headers: {
-      authorization: `Bearer ${m.h.apiKey}`,
-      "content-type": "application/json",
-      accept: "application/json, text/event-stream",
-      "mcp-protocol-version": "2025-11-25",
-    },
-    body: `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"${name}","arguments":${args}}}`,
-  });
+  const response = await postRawMcp(m, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"${name}","arguments":${args}}}`);
   const text = await response.text();
   return JSON.parse(text.startsWith("{") ? text : (/^data: (.*)$/m.exec(text)?.[1] ?? "null"));
 }

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { maxMessageBytes } from "../../mcp-server/message-size.js";
 import { CLIENT_KINDS, connectClient } from "./clients.js";
-import { startMcpHarness, toolError, type McpHarness } from "./support.js";
+import { postRawMcp, startMcpHarness, toolError, type McpHarness } from "./support.js";
 
 // Uploads through POST /v1/assets and svc.assets.upload: the same body, rules and answer on both surfaces.
 
@@ -133,16 +133,7 @@ describe("an MCP message past the size limit", () => {
       method: "tools/call",
       params: { name: "svc.assets.upload", arguments: { content_base64: "A".repeat(4 * limit) } },
     });
-    const response = await fetch(m.url, {
-      method: "POST",
-      headers: {
-        authorization: `Bearer ${m.h.apiKey}`,
-        "content-type": "application/json",
-        accept: "application/json, text/event-stream",
-        "mcp-protocol-version": "2025-11-25",
-      },
-      body,
-    });
+    const response = await postRawMcp(m, body);
     expect(response.status).toBe(413);
     const answer = (await response.json()) as { id: unknown; error: { code: number; data: { error: { code: string; details: unknown } } } };
     expect(answer).toMatchObject({ id: null, error: { code: -32000, data: { error: { code: "media_too_large", details: { max_message_bytes: limit } } } } });

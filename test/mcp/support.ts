@@ -91,3 +91,18 @@ export function toolError(result: any) {
   if (result.isError !== true) throw new Error(`expected a tool error, got ${JSON.stringify(result)}`);
   return result.structuredContent.error;
 }
+
+// A JSON-RPC message POSTed as written, for what the SDK clients will not send (arguments nested thousands deep, a
+// key named __proto__, a body past the size limit), with the headers a 2025-11-25 client sends.
+export function postRawMcp(m: Pick<McpHarness, "h" | "url">, body: string): Promise<Response> {
+  return fetch(m.url, {
+    method: "POST",
+    headers: {
+      authorization: `Bearer ${m.h.apiKey}`,
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": "2025-11-25",
+    },
+    body,
+  });
+}

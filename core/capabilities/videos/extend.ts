@@ -41,7 +41,7 @@ function extendDurationRequirement(duration: number): VideoRequirement {
   return {
     param: "/duration",
     check: (m) => {
-      const min = m.constraints.extend_min_duration;
+      const min = m.constraints.extend_min_duration ?? MIN_EXTEND_SECONDS;
       const max = m.constraints.extend_max_duration ?? 0;
       if (duration >= min && duration <= max) return null;
       const message = duration < min ? `an extension to ${duration} s is shorter than the model's ${min} s` : `an extension to ${duration} s is longer than the model's ${max} s`;
