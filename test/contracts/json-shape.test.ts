@@ -4,7 +4,7 @@ import { JSON_MAX_DEPTH, JSON_MAX_ITEMS, JSON_MAX_KEY_LENGTH } from "../../core/
 import { balance, countRows, startHarness, type Harness } from "../support/harness.js";
 
 // Issue 13, items 1 and 2: JSON nested thousands deep overflowed the recursive text check (a 500, retryable, on
-// every JSON endpoint and in MCP tool arguments: h13a-mcp-shape.test.ts), and a data URI with a bad percent-escape
+// every JSON endpoint and in MCP tool arguments: argument-shape.test.ts), and a data URI with a bad percent-escape
 // threw an uncaught URIError. Each is now a 422 in SPEC.md's envelope at the offending place, and nothing is
 // created or held.
 let h: Harness;
