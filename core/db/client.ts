@@ -38,7 +38,7 @@ const DIRECT_CONNECTIONS = 2;
 const READ_CONNECTIONS = 4;
 const TRANSITION_CONNECTIONS = 2;
 
-// `query_timeout` (seconds) is added to postgres.js by scripts/patch-postgres-js.ts: a connection that has waited
+// `query_timeout` (seconds) is added to postgres.js by patches/postgres+3.4.9.patch: a connection that has waited
 // this long without a byte of answer is ended and its queries fail as a lost connection, which every caller
 // already handles (a request answers a retryable error, a job is retried). Without it, one answer lost in a
 // database restart stalls whatever waits for it, and an admission or a rate-limit count stalls every later one.

@@ -1,6 +1,6 @@
 // A statement that failed because its connection was lost, not because of what it asked: the server ended the
 // session (pg_terminate_backend, a restart: SQLSTATE 57P01–57P03, or class 08), or the socket died under it
-// (postgres.js's CONNECTION_CLOSED, which scripts/patch-postgres-js.ts also gives a query left unanswered, and
+// (postgres.js's CONNECTION_CLOSED, which patches/postgres+3.4.9.patch also gives a query left unanswered, and
 // the system's resets). The same statement on another connection may well succeed. A client ended on purpose
 // (CONNECTION_ENDED, CONNECTION_DESTROYED) is not lost: the process is stopping.
 const LOST_CODES = new Set(["CONNECTION_CLOSED", "CONNECT_TIMEOUT", "ECONNRESET", "ECONNREFUSED", "EPIPE", "ETIMEDOUT", "57P01", "57P02", "57P03"]);

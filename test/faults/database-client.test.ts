@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { queryTimeout } from "../../core/db/client.js";
 import { createTestDatabase, type TestDatabase } from "../support/databases.js";
 
-// The database client as patched on install (scripts/patch-postgres-js.ts): a query that gets no answer within
+// The database client as patched on install (patches/postgres+3.4.9.patch): a query that gets no answer within
 // its query_timeout fails as a lost connection instead of waiting forever, and the client goes on with a new
 // connection. A statement that is merely slow stands in for an answer lost in a database restart: both leave the
 // client waiting with nothing arriving.
