@@ -7,7 +7,7 @@ import { ProviderFailure, type ProviderOutcome } from "../providers/types.js";
 import { finishSucceeded, finishUnsuccessfully, type FinishRuntime, type NewArtifact } from "./finish.js";
 import { measuredUsage, outputOf, storeOutput, type OutputStoreRuntime } from "./outputs.js";
 import type { TaskRow } from "./repository.js";
-import { transitionTask } from "./state.js";
+import { transitionTask } from "../db/statements/transition-task.js";
 import { SLOT_RELEASED } from "./tenant-slots.js";
 import { taskLogFields } from "../observability/task-events.js";
 

@@ -6,7 +6,8 @@ import { enqueueJob } from "../jobs/enqueue.js";
 import { pollJobKey } from "./advance.js";
 import { finishUnsuccessfully, type FinishRuntime } from "./finish.js";
 import { readTaskForTenant } from "./task-reads.js";
-import { isTerminal, transitionTask } from "./state.js";
+import { transitionTask } from "../db/statements/transition-task.js";
+import { isTerminal } from "./state.js";
 import { envelopeContext, type EnvelopeRuntime } from "./read.js";
 
 // The parts of the runtime a cancel uses: the task's reading and envelope, its ending, and the adapters that say

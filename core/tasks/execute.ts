@@ -10,7 +10,8 @@ import { ensureMediaResolved, inputForVendor } from "./media-inputs.js";
 import { finishUnsuccessfully } from "./finish.js";
 import { readTask } from "./task-reads.js";
 import { isTerminal } from "./state.js";
-import type { StartRequest, TaskStarts } from "./task-starts.js";
+import type { StartRequest } from "../db/statements/start-tasks.js";
+import type { TaskStarts } from "./task-starts.js";
 import { releaseSlot } from "./tenant-slots.js";
 
 // The parts of the runtime an execution uses: the task's reading and start, the adapters, the resolution of its

@@ -7,7 +7,9 @@ import { findCapability } from "../capabilities/table.js";
 import type { StoredError, StoredUsage } from "./envelope.js";
 import type { TaskEnding } from "./finish-batch.js";
 import type { TaskRow } from "./repository.js";
-import { TASK_TRANSITIONS, transitionTask, type TransitionChanges } from "./state.js";
+import { transitionTask } from "../db/statements/transition-task.js";
+import { TASK_TRANSITIONS } from "./state.js";
+import type { TaskChanges } from "./task-rows.js";
 import { SLOT_RELEASED } from "./tenant-slots.js";
 
 export interface NewArtifact {
@@ -71,7 +73,7 @@ export async function finishUnsuccessfully(
   taskId: string,
   ending: "fail" | "cancel" | "cancelQueued",
   error: StoredError | null,
-  changes: TransitionChanges = {},
+  changes: TaskChanges = {},
 ): Promise<TaskRow | null> {
   const finished = await core.finishes.submit(async (tx, settlements) => {
     const now = core.clock();

@@ -8,7 +8,7 @@ import { mediaSlots, replaceAt, type MediaFacts } from "../media/slots.js";
 import { inputLimitFailures } from "../selection/input-limits.js";
 import { concreteModelError } from "../selection/select.js";
 import type { TaskRow } from "./repository.js";
-import { transitionTask } from "./state.js";
+import { transitionTask } from "../db/statements/transition-task.js";
 
 export type ResolvedMediaMap = Record<string, MediaFacts>;
 

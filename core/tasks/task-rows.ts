@@ -1,5 +1,7 @@
 import { getTableColumns, sql, SQL } from "drizzle-orm";
 import { tasks } from "../db/schema/index.js";
+import { UnexpectedRow } from "../db/statements/row-parsing.js";
+import { TASK_STATUSES } from "./state.js";
 
 // Task rows read or written by hand-written statements (`select *`, `update … returning *`, the admission batch's
 // insert), mapped as drizzle maps its own. The worker runs these for every task: drizzle's query builder spent
@@ -8,8 +10,9 @@ import { tasks } from "../db/schema/index.js";
 
 export type TaskRow = typeof tasks.$inferSelect;
 export type NewTaskRow = typeof tasks.$inferInsert;
-// Column values, or SQL expressions evaluated by the UPDATE itself.
-export type TaskChanges = { [K in keyof NewTaskRow]?: NewTaskRow[K] | SQL };
+// Column values, or SQL expressions evaluated by the UPDATE itself. Never the status: a transition's own
+// (core/tasks/state.ts) is the only way a status is written.
+export type TaskChanges = { [K in Exclude<keyof NewTaskRow, "status">]?: NewTaskRow[K] | SQL };
 
 // Every column of the table by its property name: statements name them all, so a row maps onto them whatever
 // columns migrations add.
@@ -17,13 +20,17 @@ const COLUMNS = Object.entries(getTableColumns(tasks));
 const COLUMN_OF = new Map(COLUMNS);
 export const TASK_COLUMN_NAMES: readonly string[] = COLUMNS.map(([, column]) => column.name);
 
-// A row as a driver returned it (postgres.js with its own parsers, or with drizzle's), as the TaskRow drizzle gives.
+// A row as a driver returned it (postgres.js with its own parsers, or with drizzle's), parsed into the TaskRow
+// drizzle gives: every column of the table must be there (a statement that left one out, or a table a migration
+// changed under a running process, fails here and names it), and the status must be one of the state machine's.
 export function taskRowOf(raw: Record<string, unknown>): TaskRow {
   const row: Record<string, unknown> = {};
   for (const [property, column] of COLUMNS) {
     const value = raw[column.name];
-    row[property] = value === null || value === undefined ? null : column.mapFromDriverValue(value);
+    if (value === undefined) throw new UnexpectedRow("a task row", column.name, "present", value);
+    row[property] = value === null ? null : column.mapFromDriverValue(value);
   }
+  if (!(TASK_STATUSES as readonly unknown[]).includes(row.status)) throw new UnexpectedRow("a task row", "status", "a task status", row.status);
   return row as TaskRow;
 }
 
@@ -38,10 +45,10 @@ export function taskRecordOf(row: TaskRow): Record<string, unknown> {
   return record;
 }
 
-// `a = $1, b = <expression>, …` for an UPDATE of tasks: values are encoded by their column, as drizzle's own
+// `a = $1`, `b = <expression>`, … for an UPDATE of tasks: values are encoded by their column, as drizzle's own
 // `set` does; SQL expressions are taken as they are.
-export function taskAssignments(changes: TaskChanges): SQL {
-  const assignments = Object.entries(changes)
+export function taskAssignments(changes: TaskChanges): SQL[] {
+  return Object.entries(changes)
     .filter(([, value]) => value !== undefined)
     .map(([property, value]) => {
       const column = COLUMN_OF.get(property);
@@ -49,5 +56,4 @@ export function taskAssignments(changes: TaskChanges): SQL {
       const assigned = value instanceof SQL ? value : value === null ? sql`null` : sql.param(value, column);
       return sql`${sql.identifier(column.name)} = ${assigned}`;
     });
-  return sql.join(assignments, sql`, `);
 }
