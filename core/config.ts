@@ -24,6 +24,7 @@ const signingKeyJson = z
   })
   .pipe(signingKeySchema);
 const flag = z.enum(["true", "false", "1", "0"]).default("false").transform((v) => v === "true" || v === "1");
+const flagOn = z.enum(["true", "false", "1", "0"]).default("true").transform((v) => v === "true" || v === "1");
 // The AES-256-GCM key that keeps callback signing secrets encrypted at rest: 32 bytes, base64 or base64url.
 const aes256Key = z.string().transform((text, ctx) => {
   const key = Buffer.from(text, "base64");
@@ -109,6 +110,7 @@ const envSchema = z.object({
   OAUTH_JWKS_URL: optionalUrl,
   OAUTH_SIGNING_KEY: signingKeyJson.optional(),
   OAUTH_SERVER: flag,
+  OAUTH_CLIENT_METADATA_DOCUMENTS: flagOn,
   MCP_SCOPE_CHALLENGE: flag,
   MEDIA_INPUT_MAX_BYTES: z.coerce.number().int().positive().default(100 * 1024 * 1024),
   MEDIA_FETCH_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
@@ -205,7 +207,9 @@ export interface Config {
   mcp: { host: string; port: number; publicUrl: string; toolNames: "dotted" | "underscore" | "both"; scopeChallenge: boolean };
   // Access tokens accepted besides API keys: an external issuer with its JWKS, the service's own issuer at the MCP
   // public URL (its key signs `svc token`'s tokens), and `server`: the built-in authorization server there.
-  oauth: { issuer: string | null; jwksUrl: string | null; signingKey: SigningKey | null; server: boolean };
+  // `clientMetadataDocuments`: that server accepts clients named by the URL of their metadata document, which it
+  // fetches; off, hosts register (RFC 7591) instead.
+  oauth: { issuer: string | null; jwksUrl: string | null; signingKey: SigningKey | null; server: boolean; clientMetadataDocuments: boolean };
   // Largest asset accepted by POST /v1/assets and svc.assets.upload, decoded.
   assetUploadMaxBytes: number;
   mediaInputMaxBytes: number;
@@ -317,6 +321,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       jwksUrl: values.OAUTH_JWKS_URL ?? null,
       signingKey: values.OAUTH_SIGNING_KEY ?? null,
       server: values.OAUTH_SERVER,
+      clientMetadataDocuments: values.OAUTH_CLIENT_METADATA_DOCUMENTS,
     },
     assetUploadMaxBytes: values.ASSET_UPLOAD_MAX_BYTES,
     mediaInputMaxBytes: values.MEDIA_INPUT_MAX_BYTES,

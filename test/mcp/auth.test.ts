@@ -215,7 +215,7 @@ describe("an external issuer", () => {
       config: {
         ...config,
         mcp: { ...config.mcp, port, publicUrl },
-        oauth: { issuer: "https://login.example", jwksUrl, signingKey: null, server: false },
+        oauth: { ...config.oauth, issuer: "https://login.example", jwksUrl, signingKey: null, server: false },
       },
     });
     try {

@@ -125,7 +125,10 @@ export async function createAuthorizationServer(config: Config, db: Db, pages: A
       pushedAuthorizationRequests: { enabled: false },
       // Sender-constrained tokens would need the MCP server to check DPoP proofs, which it does not.
       dPoP: { enabled: false },
-      clientIdMetadataDocument: { enabled: true, ack: "draft-02" },
+      // A host named by its metadata document's URL needs this server to fetch that URL; a deployment that cannot
+      // reach arbitrary HTTPS addresses turns it off, and the metadata then offers registration alone, which hosts
+      // fall back to (MCP authorization, 2025-11-25: client_id_metadata_document_supported absent).
+      clientIdMetadataDocument: { enabled: config.oauth.clientMetadataDocuments, ack: "draft-02" },
       resourceIndicators: {
         enabled: true,
         defaultResource: () => resource,

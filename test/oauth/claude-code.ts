@@ -1,0 +1,84 @@
+import { execFileSync, spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { chmod, mkdtemp, readFile, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { eventually } from "../support/wait.js";
+
+// Claude Code as a person runs it, installed from npm at a pinned version into a cache folder outside the
+// repository (a native binary of some 400 MB, fetched once per machine), each use with a home folder of its own.
+// Its browser is a script handing the URL to the test, which plays the person at a headless Chromium; its model is
+// whatever ANTHROPIC_BASE_URL names (a stand-in on loopback, test/oauth/model-stand-in.ts).
+
+export const CLAUDE_CODE_VERSION = "2.1.332";
+const INSTALL_DIR = path.join(tmpdir(), `svc-test-claude-code-${CLAUDE_CODE_VERSION}`);
+const BINARY = path.join(INSTALL_DIR, "node_modules", ".bin", "claude");
+
+export function installClaudeCode(): string {
+  if (!existsSync(BINARY)) {
+    execFileSync("npm", ["install", "--prefix", INSTALL_DIR, "--no-save", "--no-audit", "--no-fund", `@anthropic-ai/claude-code@${CLAUDE_CODE_VERSION}`], { stdio: "pipe" });
+  }
+  const version = execFileSync(BINARY, ["--version"], { encoding: "utf8" });
+  if (!version.startsWith(CLAUDE_CODE_VERSION)) throw new Error(`expected Claude Code ${CLAUDE_CODE_VERSION}, got ${version}`);
+  return BINARY;
+}
+
+export interface Run {
+  code: number | null;
+  output: string;
+}
+
+export interface ClaudeCode {
+  home: string;
+  // Runs `claude <args>` to its end, stdin closed.
+  run(args: string[], extraEnv?: Record<string, string>): Promise<Run>;
+  // Runs `claude <args>` in a pseudo-terminal (script(1)), for commands that refuse to work without one.
+  runInTerminal(args: string[]): { exited: Promise<Run>; output(): string };
+  // The URLs Claude Code asked the browser to open, in order.
+  openedUrls(): Promise<string[]>;
+  nextOpenedUrl(timeoutMs: number): Promise<string>;
+}
+
+function collect(child: ReturnType<typeof spawn>): { exited: Promise<Run>; output(): string } {
+  let output = "";
+  child.stdout?.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));
+  child.stderr?.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));
+  return { exited: new Promise((resolve) => child.once("close", (code) => resolve({ code, output }))), output: () => output };
+}
+
+const shellQuote = (word: string) => `'${word.replaceAll("'", `'\\''`)}'`;
+
+export async function claudeCode(binary: string): Promise<ClaudeCode> {
+  const home = await mkdtemp(path.join(tmpdir(), "claude-code-home-"));
+  const openedFile = path.join(home, "opened-urls");
+  const browser = path.join(home, "browser");
+  await writeFile(browser, `#!/bin/sh\nprintf '%s\\n' "$1" >> ${shellQuote(openedFile)}\n`);
+  await chmod(browser, 0o755);
+  const env = {
+    PATH: process.env.PATH ?? "",
+    HOME: home,
+    BROWSER: browser,
+    // Nothing leaves the machine but what the test points at.
+    DISABLE_AUTOUPDATER: "1",
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+  };
+  const opened = async () => (await readFile(openedFile, "utf8").catch(() => "")).split("\n").filter(Boolean);
+  let seen = 0;
+  return {
+    home,
+    run(args, extraEnv = {}) {
+      return collect(spawn(binary, args, { cwd: home, env: { ...env, ...extraEnv }, stdio: ["ignore", "pipe", "pipe"] })).exited;
+    },
+    runInTerminal(args) {
+      const command = `stty cols 200 rows 50; exec ${[binary, ...args].map(shellQuote).join(" ")}`;
+      // stdin stays an open pipe: script(1) ends when its input does.
+      return collect(spawn("script", ["-qfec", command, "/dev/null"], { cwd: home, env, stdio: ["pipe", "pipe", "pipe"] }));
+    },
+    openedUrls: opened,
+    async nextOpenedUrl(timeoutMs) {
+      const url = await eventually("Claude Code to open the browser", timeoutMs, async () => (await opened())[seen]);
+      seen += 1;
+      return url;
+    },
+  };
+}
