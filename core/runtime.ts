@@ -4,7 +4,7 @@ import { S3ArtifactStore } from "./artifacts/s3-store.js";
 import { FilesystemArtifactStore, type ArtifactStore } from "./artifacts/store.js";
 import type { Clock } from "./clock.js";
 import type { Config, VendorFamily } from "./config.js";
-import { connectDatabase, type Database, type Db, type DirectSql } from "./db/client.js";
+import { connectDatabase, type Database, type Db, type ReadSql } from "./db/client.js";
 import { defaultIds, type IdGenerator } from "./ids.js";
 import { registerDatabaseGauges } from "./observability/database-gauges.js";
 import { silentLogger, type Logger } from "./observability/logger.js";
@@ -25,7 +25,7 @@ export interface Core {
   config: Config;
   db: Db;
   // Prepared single-statement reads on connections of their own (core/db/client.ts).
-  reads: DirectSql;
+  reads: ReadSql;
   clock: Clock;
   ids: IdGenerator;
   artifacts: ArtifactStore;

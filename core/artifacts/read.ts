@@ -1,7 +1,7 @@
 import type { Readable } from "node:stream";
 import { and, asc, eq } from "drizzle-orm";
 import type { Clock } from "../clock.js";
-import type { Db, DirectSql } from "../db/client.js";
+import type { Db, ReadSql } from "../db/client.js";
 import { artifacts } from "../db/schema/index.js";
 import { ServiceError } from "../errors/index.js";
 import { readTaskForTenant } from "../tasks/task-reads.js";
@@ -13,7 +13,7 @@ import type { ArtifactStore } from "./store.js";
 // The parts of the runtime that reading artifacts uses.
 export interface ArtifactReadRuntime {
   db: Db;
-  reads: DirectSql;
+  reads: ReadSql;
   clock: Clock;
   signer: ArtifactUrlSigner;
   artifacts: ArtifactStore;

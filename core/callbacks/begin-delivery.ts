@@ -1,4 +1,4 @@
-import type { Executor } from "../db/client.js";
+import type { Tx } from "../db/client.js";
 import type { IdGenerator } from "../ids.js";
 import type { FinishParticipant } from "../tasks/finish-batch.js";
 import type { TaskRow } from "../tasks/repository.js";
@@ -14,7 +14,7 @@ export function callbackDeliveryParticipant(ids: IdGenerator): FinishParticipant
   return { name: "callback delivery", joinEnding: (tx, ended) => beginCallbackDelivery(tx, ids, ended) };
 }
 
-async function beginCallbackDelivery(tx: Executor, ids: IdGenerator, row: TaskRow): Promise<TaskRow> {
+async function beginCallbackDelivery(tx: Tx, ids: IdGenerator, row: TaskRow): Promise<TaskRow> {
   if (!row.callbackUrl || !isTerminal(row.status) || !row.completedAt) return row;
   const endedAt = row.completedAt;
   const state: CallbackState = {

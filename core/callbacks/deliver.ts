@@ -1,5 +1,5 @@
 import type { Config } from "../config.js";
-import type { Db, DirectSql } from "../db/client.js";
+import type { Db, ReadSql } from "../db/client.js";
 import { recordCallbackAttempt, type TaskEventRecorder } from "../observability/task-events.js";
 import { readTask } from "../tasks/task-reads.js";
 import { isTerminal } from "../tasks/state.js";
@@ -15,7 +15,7 @@ import { callbackStateOf, IN_FLIGHT, type CallbackState } from "./state.js";
 // The parts of the runtime a delivery uses: what its attempt and its record use, the database and the delivery settings.
 export interface DeliveryRuntime extends AttemptRuntime, TaskEventRecorder {
   db: Db;
-  reads: DirectSql;
+  reads: ReadSql;
   config: Pick<Config, "publicBaseUrl" | "outboundAllowLoopbackHttp" | "callbackTimeoutMs" | "callbackRetryMinuteMs" | "callbackSecretKey" | "tenantWorkerSlots">;
 }
 

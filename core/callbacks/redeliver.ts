@@ -1,4 +1,4 @@
-import type { Db, DirectSql } from "../db/client.js";
+import type { Db, ReadSql } from "../db/client.js";
 import { ServiceError } from "../errors/index.js";
 import { toEnvelope, type TaskEnvelope } from "../tasks/envelope.js";
 import { envelopeContext, type EnvelopeRuntime } from "../tasks/read.js";
@@ -11,7 +11,7 @@ import { callbackStateOf, SETTLED } from "./state.js";
 // The parts of the runtime a redelivery uses: the database, and what the task's envelope is written with.
 export interface RedeliveryRuntime extends EnvelopeRuntime {
   db: Db;
-  reads: DirectSql;
+  reads: ReadSql;
 }
 
 // POST /v1/tasks/{task_id}/callback/redeliver: one more attempt of the terminal task's event (same event_id, the

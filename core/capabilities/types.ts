@@ -2,7 +2,7 @@ import type { z } from "zod";
 import type { Area } from "../auth/areas.js";
 import type { VendorFamily } from "../vendor-families.js";
 import type { Fragment } from "../db/one-statement.js";
-import type { AdmissionSql, Executor } from "../db/client.js";
+import type { AdmissionSql, Tx } from "../db/client.js";
 import type { FieldFailure } from "../errors/index.js";
 import type { CommonCreateInput } from "../contracts/common-create.js";
 import type { MediaFacts } from "../media/slots.js";
@@ -83,7 +83,7 @@ export interface CapabilityLifecycle {
   // statement (core/db/one-statement.ts), never sent on its own.
   admitted?(sql: AdmissionSql, tasks: readonly AdmittedTask[]): Fragment;
   // Inside the transaction that ends one of its tasks, after its status and its credits.
-  finished?(tx: Executor, task: EndedTask, endedAt: Date): Promise<void>;
+  finished?(tx: Tx, task: EndedTask, endedAt: Date): Promise<void>;
 }
 
 // One task-creating endpoint. REST routes, MCP tools, validation, catalog and OpenAPI are derived from these.

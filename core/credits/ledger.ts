@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import type { AdmissionSql, Executor } from "../db/client.js";
+import type { AdmissionSql, AdmissionTx, Executor, Tx } from "../db/client.js";
 import type { Fragment } from "../db/one-statement.js";
 import { ServiceError } from "../errors/index.js";
 import { formatCredits } from "./money.js";
@@ -33,7 +33,7 @@ export function insufficientBalance(required: bigint, available: bigint): Servic
 // Inside an admission transaction: each tenant's available balance as committed when the batch began, read
 // without a lock, so that the batch holds no account row while it writes its tasks. A tenant without an account has
 // nothing available. The holds decided from it are taken by takeHolds, guarded by the account's own check.
-export async function readBalances(sql: AdmissionSql, tenantIds: readonly string[]): Promise<Map<string, bigint>> {
+export async function readBalances(sql: AdmissionTx, tenantIds: readonly string[]): Promise<Map<string, bigint>> {
   const rows = await sql<{ tenant_id: string; available: string }[]>`
     select tenant_id, available::text from credit_accounts where tenant_id = any(${[...tenantIds]}::text[])`;
   return new Map(rows.map((r) => [r.tenant_id, BigInt(r.available)]));
@@ -106,7 +106,7 @@ export class Settlements {
 
   // `captured` is spent, the rest of the hold goes back to the available balance. Returns false when the task was
   // already settled (nothing changes then).
-  async settle(tx: Executor, tenantId: string, taskId: string, held: bigint, captured: bigint): Promise<boolean> {
+  async settle(tx: Tx, tenantId: string, taskId: string, held: bigint, captured: bigint): Promise<boolean> {
     if (captured > held) throw new Error(`capture ${captured} exceeds hold ${held} for ${taskId}`);
     const kind = captured === 0n ? "release" : "capture";
     const inserted = await tx.execute(sql`
@@ -125,7 +125,7 @@ export class Settlements {
     return true;
   }
 
-  async apply(tx: Executor): Promise<void> {
+  async apply(tx: Tx): Promise<void> {
     for (const tenantId of [...this.accounts.keys()].sort()) {
       const change = this.accounts.get(tenantId) as { held: bigint; spent: bigint; returned: bigint };
       await tx.execute(sql`

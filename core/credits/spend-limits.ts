@@ -1,5 +1,5 @@
 import { sql as drizzleSql } from "drizzle-orm";
-import type { AdmissionSql, Executor } from "../db/client.js";
+import type { AdmissionSql, AdmissionTx, Executor } from "../db/client.js";
 import type { Fragment } from "../db/one-statement.js";
 import { ServiceError } from "../errors/index.js";
 import { formatCredits } from "./money.js";
@@ -42,7 +42,7 @@ export interface SpendState extends SpendLimit {
 
 // Inside an admission transaction: the limits of these tenants and keys with what was held under each in its
 // current period, read without a lock like the balances (the write's check is what guarantees the limit).
-export async function readSpend(sql: AdmissionSql, tenantIds: readonly string[], keyIds: readonly string[], now: Date): Promise<Map<string, SpendState>> {
+export async function readSpend(sql: AdmissionTx, tenantIds: readonly string[], keyIds: readonly string[], now: Date): Promise<Map<string, SpendState>> {
   const rows = await sql<{ scope: SpendScope; owner: string; period: SpendPeriod; limit: string; spent: string }[]>`
     select l.scope, l.owner, l.period, l.limit::text, coalesce(c.spent, 0)::text as spent
       from spend_limits l

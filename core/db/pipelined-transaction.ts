@@ -1,5 +1,5 @@
 import type postgres from "postgres";
-import type { DirectSql } from "./client.js";
+import type { AdmissionTx, DirectSql } from "./client.js";
 import type { Fragment } from "./one-statement.js";
 
 // Ends a pipelined transaction with its last statement: the statement and the COMMIT go out back to back.
@@ -16,8 +16,8 @@ export type CommitWith = (last: Fragment) => Promise<postgres.Row[]>;
 // a COMMIT after a failed statement by rolling back, but a statement postgres.js fails before sending it (a
 // parameter it cannot serialize) never reaches Postgres, and the COMMIT behind it would commit whatever the
 // transaction wrote before. Without commitWith, the COMMIT is sent only once every statement has answered.
-export async function pipelinedTransaction<T>(direct: DirectSql, body: (tx: postgres.ReservedSql, commitWith: CommitWith) => Promise<T>): Promise<T> {
-  const tx = await direct.reserve();
+export async function pipelinedTransaction<T>(direct: DirectSql, body: (tx: AdmissionTx, commitWith: CommitWith) => Promise<T>): Promise<T> {
+  const tx = (await direct.reserve()) as AdmissionTx;
   let ended = false;
   const commitWith: CommitWith = async (last) => {
     if (ended) throw new Error("this transaction has already ended");

@@ -1,5 +1,5 @@
 import { sql as drizzleSql } from "drizzle-orm";
-import type { AdmissionSql, Executor } from "../db/client.js";
+import type { AdmissionSql, AdmissionTx, Executor } from "../db/client.js";
 import type { Fragment } from "../db/one-statement.js";
 import { ServiceError } from "../errors/index.js";
 
@@ -80,7 +80,7 @@ function tryKeyLock(sql: AdmissionSql, tenant: string, key: string): Fragment {
   return sql`pg_try_advisory_xact_lock(hashtextextended((${sql.unsafe(tenant)}) || ':' || (${sql.unsafe(key)}), 0))`;
 }
 
-export async function tryLockKeys(sql: AdmissionSql, keys: readonly { tenantId: string; key: string }[]): Promise<boolean[]> {
+export async function tryLockKeys(sql: AdmissionTx, keys: readonly { tenantId: string; key: string }[]): Promise<boolean[]> {
   const rows = await sql<{ n: string; locked: boolean }[]>`
     select e.n, ${tryKeyLock(sql, "e.v->>'tenant_id'", "e.v->>'key'")} as locked
       from jsonb_array_elements(${sql.json(keyRecords(keys))}::jsonb) with ordinality as e(v, n)`;
@@ -89,7 +89,7 @@ export async function tryLockKeys(sql: AdmissionSql, keys: readonly { tenantId: 
   return locked;
 }
 
-export async function readKeys(sql: AdmissionSql, keys: readonly { tenantId: string; key: string }[]): Promise<(StoredKey | undefined)[]> {
+export async function readKeys(sql: AdmissionTx, keys: readonly { tenantId: string; key: string }[]): Promise<(StoredKey | undefined)[]> {
   const rows = await sql<{ n: string; fingerprint: string; task_id: string; expires_at: Date }[]>`
     select e.n, k.fingerprint, k.task_id, k.expires_at
       from jsonb_array_elements(${sql.json(keyRecords(keys))}::jsonb) with ordinality as e(v, n)

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import type postgres from "postgres";
-import type { AdmissionSql, Executor } from "../db/client.js";
+import type { AdmissionSql, AdmissionTx, Executor } from "../db/client.js";
 import type { Fragment } from "../db/one-statement.js";
 
 export type JobName = "execute_task" | "poll_task" | "deliver_callback";
@@ -43,7 +43,7 @@ export async function enqueueJob(tx: Executor, name: JobName, payload: Record<st
 // later statement's snapshot sees the row it committed); the insert, a step of the transaction's one write
 // statement (core/db/one-statement.ts), returning a row per job; the announcement, in that statement's main query.
 
-export async function registerJobName(sql: AdmissionSql, name: JobName): Promise<void> {
+export async function registerJobName(sql: AdmissionTx, name: JobName): Promise<void> {
   await sql`insert into graphile_worker._private_tasks (identifier) values (${name}) on conflict do nothing`;
 }
 

@@ -1,4 +1,4 @@
-import type { Db, DirectSql } from "../db/client.js";
+import type { Db, ReadSql } from "../db/client.js";
 import { ServiceError } from "../errors/index.js";
 import type { ProviderRegistry } from "../providers/registry.js";
 import { toEnvelope, type TaskEnvelope } from "./envelope.js";
@@ -14,7 +14,7 @@ import { envelopeContext, type EnvelopeRuntime } from "./read.js";
 // whether its vendor job can be stopped.
 export interface CancelRuntime extends EnvelopeRuntime, FinishRuntime {
   db: Db;
-  reads: DirectSql;
+  reads: ReadSql;
   providers: Pick<ProviderRegistry, "get">;
 }
 

@@ -2,7 +2,7 @@ import { callbackFieldFailures, checkCallbackSigningKey } from "./callback-field
 import { findCapability } from "../capabilities/table.js";
 import type { Capability, PrepareContext, Prepared } from "../capabilities/types.js";
 import type { Config } from "../config.js";
-import type { DirectSql } from "../db/client.js";
+import type { ReadSql } from "../db/client.js";
 import type { GroupCommit } from "../db/group-commit.js";
 import { failure, invalidRequest, ServiceError, zodFailures, type FieldFailure } from "../errors/index.js";
 import { modelListHint } from "../selection/model-list-hint.js";
@@ -26,7 +26,7 @@ export interface PrepareRuntime extends MediaAdmissionRuntime, Pick<PrepareConte
 // commits of admissions, the reads and envelope of a replayed task, and what the admission is counted and logged
 // with.
 export interface CreateRuntime extends PrepareRuntime, EnvelopeRuntime, TaskEventRecorder {
-  reads: DirectSql;
+  reads: ReadSql;
   ids: IdGenerator;
   admissions: GroupCommit<Admission, AdmissionResult>;
   config: Pick<Config, "outboundAllowLoopbackHttp" | "mediaInputMaxBytes" | "publicBaseUrl" | "logPrompts">;
@@ -77,7 +77,7 @@ export function parseCreateInput(capability: Capability, raw: unknown, allowLoop
   return input;
 }
 
-async function replay(core: EnvelopeRuntime & { reads: DirectSql }, taskId: string): Promise<CreateResult> {
+async function replay(core: EnvelopeRuntime & { reads: ReadSql }, taskId: string): Promise<CreateResult> {
   const row = await readTask(core.reads, taskId);
   if (!row) throw new Error(`idempotency key points at missing task ${taskId}`);
   return { task: toEnvelope(row, envelopeContext(core)), replayed: true };

@@ -1,6 +1,6 @@
 import type { ArtifactUrlSigner } from "../artifacts/signed-url.js";
 import type { Config } from "../config.js";
-import type { DirectSql } from "../db/client.js";
+import type { ReadSql } from "../db/client.js";
 import type { MediaResolutionRuntime } from "../media/resolve.js";
 import type { ProviderRegistry } from "../providers/registry.js";
 import { ProviderFailure } from "../providers/types.js";
@@ -18,7 +18,7 @@ import { releaseSlot } from "./tenant-slots.js";
 // media inputs and the signer of their URLs, and what applying the vendor's answer uses (its metrics count
 // deferrals too).
 export interface ExecuteRuntime extends OutcomeRuntime, FailureRuntime, MediaResolutionRuntime {
-  reads: DirectSql;
+  reads: ReadSql;
   starts: Pick<TaskStarts, "start">;
   signer: ArtifactUrlSigner;
   providers: Pick<ProviderRegistry, "get">;

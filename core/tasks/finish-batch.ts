@@ -1,5 +1,5 @@
 import { Settlements } from "../credits/ledger.js";
-import type { Db, Executor, Tx } from "../db/client.js";
+import type { TransitionsDb, Tx } from "../db/client.js";
 import type { TaskRow } from "./repository.js";
 
 // One transaction for task endings that happen together (core/db/group-commit.ts): each ending runs as it would
@@ -19,10 +19,10 @@ export type TaskEnding = (tx: Tx, settlements: Settlements) => Promise<TaskRow |
 // gets the ended row and answers it as it left it.
 export interface FinishParticipant {
   name: string;
-  joinEnding(tx: Executor, ended: TaskRow): Promise<TaskRow>;
+  joinEnding(tx: Tx, ended: TaskRow): Promise<TaskRow>;
 }
 
-export function finishBatch(db: Db, endings: readonly TaskEnding[], participants: readonly FinishParticipant[]): Promise<(TaskRow | null)[]> {
+export function finishBatch(db: TransitionsDb, endings: readonly TaskEnding[], participants: readonly FinishParticipant[]): Promise<(TaskRow | null)[]> {
   return db.transaction(async (tx) => {
     const settlements = new Settlements();
     // Every ending is waited for, also when one fails: none may send a statement once the transaction is over.

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { DirectSql } from "../db/client.js";
+import type { ReadSql } from "../db/client.js";
 import { parseListQuery, wholePage } from "../operations/pagination.js";
 import { toEnvelope, type TaskEnvelope } from "./envelope.js";
 import { envelopeContext, type EnvelopeRuntime } from "./read.js";
@@ -24,7 +24,7 @@ export function isIdempotencyKeyLookup(query: Record<string, unknown>): boolean 
 // The task an Idempotency-Key (or MCP client_request_id) created, while the key is remembered (24 hours from
 // admission), for the tenant that sent it only: a client whose create timed out finds its task without replaying
 // the request. A list of at most one, so the answer has the shape of GET /v1/tasks whichever way it turns out.
-export async function findTaskByIdempotencyKey(core: EnvelopeRuntime & { reads: DirectSql }, tenantId: string, query: Record<string, unknown>) {
+export async function findTaskByIdempotencyKey(core: EnvelopeRuntime & { reads: ReadSql }, tenantId: string, query: Record<string, unknown>) {
   const { idempotency_key: key } = parseListQuery(idempotencyLookupQuerySchema, query);
   const rows = await core.reads`
     select t.* from idempotency_keys k join tasks t on t.id = k.task_id and t.tenant_id = k.tenant_id

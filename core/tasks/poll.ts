@@ -1,5 +1,5 @@
 import type { Config } from "../config.js";
-import type { DirectSql } from "../db/client.js";
+import type { ReadSql } from "../db/client.js";
 import { ProviderFailure } from "../providers/types.js";
 import { applyFailure, applyOutcome, DEADLINE_PASSED, type FailureRuntime, type OutcomeRuntime } from "./advance.js";
 import { finishUnsuccessfully } from "./finish.js";
@@ -10,7 +10,7 @@ import { stopVendorJob, type VendorStopRuntime } from "./vendor-stop.js";
 // The parts of the runtime a poll uses: the task's reading, the adapters and the signer of the media URLs a vendor
 // is given, and what applying the vendor's answer and stopping its job use.
 export interface PollRuntime extends OutcomeRuntime, FailureRuntime, VendorStopRuntime {
-  reads: DirectSql;
+  reads: ReadSql;
   config: Pick<Config, "providers" | "outboundAllowLoopbackHttp" | "providerRetryBaseMs">;
 }
 

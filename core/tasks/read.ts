@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { ArtifactUrlSigner } from "../artifacts/signed-url.js";
 import type { Clock } from "../clock.js";
 import type { Config } from "../config.js";
-import type { Db, DirectSql } from "../db/client.js";
+import type { Db, ReadSql } from "../db/client.js";
 import { ServiceError } from "../errors/index.js";
 import { decodeCursor, pageOf, pageQuerySchema, parseListQuery, type ListParameters } from "../operations/pagination.js";
 import { toEnvelope, type EnvelopeContext, type TaskEnvelope } from "./envelope.js";
@@ -23,7 +23,7 @@ export function envelopeContext(core: EnvelopeRuntime): EnvelopeContext {
 }
 
 // Unknown and foreign ids answer the same 404, so ids leak nothing about other tenants.
-export async function getTask(core: EnvelopeRuntime & { reads: DirectSql }, tenantId: string, taskId: string): Promise<TaskEnvelope> {
+export async function getTask(core: EnvelopeRuntime & { reads: ReadSql }, tenantId: string, taskId: string): Promise<TaskEnvelope> {
   const row = await readTaskForTenant(core.reads, tenantId, taskId);
   if (!row) throw new ServiceError("task_not_found", `No task ${taskId}.`, { details: { task_id: taskId } });
   return toEnvelope(row, envelopeContext(core));

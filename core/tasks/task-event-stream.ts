@@ -1,4 +1,4 @@
-import type { DirectSql } from "../db/client.js";
+import type { ReadSql } from "../db/client.js";
 import { ServiceError } from "../errors/index.js";
 import { toEnvelope, type TaskEnvelope } from "./envelope.js";
 import { envelopeContext, getTask, type EnvelopeRuntime } from "./read.js";
@@ -9,7 +9,7 @@ import { taskRowOf } from "./task-rows.js";
 // The parts of the runtime a stream uses: the process's task changes, the reads of the task and its recorded
 // changes, and what its envelope is written with.
 export interface TaskStreamRuntime extends EnvelopeRuntime {
-  reads: DirectSql;
+  reads: ReadSql;
   taskChanges: Pick<TaskChangeHub, "subscribe">;
 }
 

@@ -1,5 +1,5 @@
 import { BatchedLookup } from "../db/batched-lookup.js";
-import type { DirectSql } from "../db/client.js";
+import type { ReadSql } from "../db/client.js";
 import { taskRowOf, type TaskRow } from "./task-rows.js";
 
 // The one way a task is read by id, outside the transactions that change it: GET /v1/tasks/{id} (the read clients
@@ -8,9 +8,9 @@ import { taskRowOf, type TaskRow } from "./task-rows.js";
 // answered its own row (and, read for a tenant, only if it is that tenant's).
 
 type RawRow = Record<string, unknown>;
-const lookups = new WeakMap<DirectSql, BatchedLookup<RawRow>>();
+const lookups = new WeakMap<ReadSql, BatchedLookup<RawRow>>();
 
-function lookupOn(reads: DirectSql): BatchedLookup<RawRow> {
+function lookupOn(reads: ReadSql): BatchedLookup<RawRow> {
   let lookup = lookups.get(reads);
   if (!lookup) {
     lookup = new BatchedLookup(async (ids) => {
@@ -22,12 +22,12 @@ function lookupOn(reads: DirectSql): BatchedLookup<RawRow> {
   return lookup;
 }
 
-export async function readTask(reads: DirectSql, taskId: string): Promise<TaskRow | null> {
+export async function readTask(reads: ReadSql, taskId: string): Promise<TaskRow | null> {
   const raw = await lookupOn(reads).get(taskId);
   return raw ? taskRowOf(raw) : null;
 }
 
-export async function readTaskForTenant(reads: DirectSql, tenantId: string, taskId: string): Promise<TaskRow | null> {
+export async function readTaskForTenant(reads: ReadSql, tenantId: string, taskId: string): Promise<TaskRow | null> {
   const raw = await lookupOn(reads).get(taskId);
   return raw && raw.tenant_id === tenantId ? taskRowOf(raw) : null;
 }

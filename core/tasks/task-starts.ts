@@ -1,5 +1,5 @@
 import { BatchedLookup } from "../db/batched-lookup.js";
-import type { Db } from "../db/client.js";
+import type { TransitionsDb } from "../db/client.js";
 import { startTasks, type StartedRow, type StartRequest } from "../db/statements/start-tasks.js";
 import type { Clock } from "../clock.js";
 import type { VendorFamily } from "../vendor-families.js";
@@ -20,7 +20,7 @@ export class TaskStarts {
   // `db` runs the statement (prepared, core/db/client.ts `transitions`); `families` are those this process has
   // adapters for; `slots` is each tenant's number of slots; the clock gives the group its start time.
   constructor(
-    db: Db,
+    db: TransitionsDb,
     private readonly families: () => readonly VendorFamily[],
     clock: Clock,
     slots: number,

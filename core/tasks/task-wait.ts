@@ -1,4 +1,4 @@
-import type { DirectSql } from "../db/client.js";
+import type { ReadSql } from "../db/client.js";
 import type { TaskEnvelope } from "./envelope.js";
 import { getTask, type EnvelopeRuntime } from "./read.js";
 import { isTerminal } from "./state.js";
@@ -16,7 +16,7 @@ export interface WaitOptions {
 
 // The parts of the runtime a wait uses: the process's task changes, and what reading the task uses.
 export interface TaskWaitRuntime extends EnvelopeRuntime {
-  reads: DirectSql;
+  reads: ReadSql;
   taskChanges: Pick<TaskChangeHub, "subscribe">;
 }
 

@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { VOICE_CLONE_MODELS } from "../catalog/audio-models.js";
 import type { AdmittedTask, EndedTask } from "../capabilities/types.js";
-import type { AdmissionSql, Executor } from "../db/client.js";
+import type { AdmissionSql, Tx } from "../db/client.js";
 import type { Fragment } from "../db/one-statement.js";
 import { voices } from "../db/schema/index.js";
 
@@ -40,7 +40,7 @@ export function insertPendingVoices(sql: AdmissionSql, admitted: readonly Admitt
 
 // The voice_clone capability's finish hook: success activates the task's voice, any other end retires it. Only a
 // pending voice changes, so a voice its owner deleted meanwhile stays deleted.
-export async function settleClonedVoice(tx: Executor, task: EndedTask, now: Date): Promise<void> {
+export async function settleClonedVoice(tx: Tx, task: EndedTask, now: Date): Promise<void> {
   const succeeded = task.status === "succeeded";
   await tx
     .update(voices)

@@ -1,7 +1,7 @@
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pipelinedTransaction } from "../../core/db/pipelined-transaction.js";
-import type { AdmissionSql } from "../../core/db/client.js";
+import { admissionConnections, type AdmissionTx, type DirectSql } from "../../core/db/client.js";
 import { oneStatement } from "../../core/db/one-statement.js";
 import { announceJobs, insertJobs, registerJobName, type JobName } from "../../core/jobs/enqueue.js";
 import { createTestDatabase, type TestDatabase } from "../support/databases.js";
@@ -11,10 +11,10 @@ import { createTestDatabase, type TestDatabase } from "../support/databases.js";
 // that changes its table or its function's defaults fails here rather than in production.
 
 let database: TestDatabase;
-let sql: postgres.Sql;
+let sql: DirectSql;
 beforeAll(async () => {
   database = await createTestDatabase();
-  sql = postgres(database.url, { max: 2, onnotice: () => {} });
+  sql = admissionConnections(postgres(database.url, { max: 2, onnotice: () => {} }));
 });
 afterAll(async () => {
   await sql?.end();
@@ -36,7 +36,7 @@ async function jobsOf(marker: string) {
 
 // Jobs added as an admission batch adds them: the name registered, then the insert and its announcement in the
 // transaction's write statement.
-async function addJobs(tx: AdmissionSql, name: JobName, payloads: Record<string, unknown>[]): Promise<void> {
+async function addJobs(tx: AdmissionTx, name: JobName, payloads: Record<string, unknown>[]): Promise<void> {
   await registerJobName(tx, name);
   await oneStatement(tx, [{ name: "job_rows", statement: insertJobs(tx, name, payloads) }], tx`select ${announceJobs(tx, "job_rows")}`);
 }
@@ -68,7 +68,7 @@ describe("jobs added directly", () => {
   it("add their jobs when another transaction registers the same new task identifier first", async () => {
     await sql`delete from graphile_worker._private_jobs where payload->>'marker' like 'race%'`;
     await sql`delete from graphile_worker._private_tasks where identifier = 'execute_task'`;
-    const other = postgres(database.url, { max: 1, onnotice: () => {} });
+    const other = admissionConnections(postgres(database.url, { max: 1, onnotice: () => {} }));
     try {
       let release!: () => void;
       const released = new Promise<void>((resolve) => (release = resolve));

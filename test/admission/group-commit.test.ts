@@ -6,6 +6,7 @@ import { admitBatch } from "../../core/tasks/admission-batch.js";
 import { balance, countRows, startHarness, type Harness } from "../support/harness.js";
 import { helloAdmissions } from "../support/hello-admissions.js";
 import { ledgerInvariantViolations } from "../support/ledger-invariant.js";
+import { admissionConnections } from "../../core/db/client.js";
 
 // Admissions that arrive together commit together (core/db/group-commit.ts): many tenants' requests in one
 // transaction, each with exactly the outcome it would have had alone. No worker: every task stays queued.
@@ -91,7 +92,7 @@ describe("admissions committed together", () => {
     const tenant = await h.newTenant("0.000500");
     const { admission, hold } = await helloAdmissions(h.core.ids, tenant.tenantId);
     expect(hold).toBe(500n);
-    const direct = postgres(h.env.DATABASE_URL as string, { max: 2, onnotice: () => {} });
+    const direct = admissionConnections(postgres(h.env.DATABASE_URL as string, { max: 2, onnotice: () => {} }));
     try {
       const [first, second] = await Promise.all([admitBatch(direct, [admission("one-balance-a")]), admitBatch(direct, [admission("one-balance-b")])]);
       const kinds = [first?.[0]?.kind, second?.[0]?.kind].sort();

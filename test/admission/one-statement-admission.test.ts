@@ -5,6 +5,7 @@ import { admitBatch, type Admission } from "../../core/tasks/admission-batch.js"
 import { balance, countRows, startHarness, type Harness } from "../support/harness.js";
 import { helloAdmissions } from "../support/hello-admissions.js";
 import { ledgerInvariantViolations } from "../support/ledger-invariant.js";
+import { admissionConnections, type DirectSql } from "../../core/db/client.js";
 
 // An admission batch is first written in one statement that assumes every member is admitted, and judged in a
 // transaction only when that statement fails (core/tasks/admission-batch.ts). Each case below holds the batch to
@@ -12,10 +13,10 @@ import { ledgerInvariantViolations } from "../support/ledger-invariant.js";
 
 let h: Harness;
 let statements: string[] = [];
-let direct: postgres.Sql;
+let direct: DirectSql;
 beforeAll(async () => {
   h = await startHarness();
-  direct = postgres(h.env.DATABASE_URL as string, { max: 2, onnotice: () => {}, debug: (_connection, query) => statements.push(query) });
+  direct = admissionConnections(postgres(h.env.DATABASE_URL as string, { max: 2, onnotice: () => {}, debug: (_connection, query) => statements.push(query) }));
 });
 afterEach(async () => {
   statements = [];

@@ -3,15 +3,16 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { oneStatement } from "../../core/db/one-statement.js";
 import { pipelinedTransaction } from "../../core/db/pipelined-transaction.js";
 import { createTestDatabase, type TestDatabase } from "../support/databases.js";
+import { admissionConnections, type DirectSql } from "../../core/db/client.js";
 
 // Admission batches run in a transaction whose BEGIN is pipelined with its first statements
 // (core/db/pipelined-transaction.ts): all of it commits, or none of it.
 
 let database: TestDatabase;
-let sql: postgres.Sql;
+let sql: DirectSql;
 beforeAll(async () => {
   database = await createTestDatabase();
-  sql = postgres(database.url, { max: 2, onnotice: () => {} });
+  sql = admissionConnections(postgres(database.url, { max: 2, onnotice: () => {} }));
   await sql`create table pipelined_rows (id int primary key, note text not null)`;
 });
 afterAll(async () => {

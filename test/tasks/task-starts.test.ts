@@ -3,6 +3,7 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import postgres from "postgres";
 import { drizzle } from "drizzle-orm/postgres-js";
+import { transitionsDb } from "../../core/db/client.js";
 import { preparingStatements } from "../../core/db/prepared-statements.js";
 import { TaskStarts } from "../../core/tasks/task-starts.js";
 import { executeTask } from "../../core/tasks/execute.js";
@@ -13,10 +14,14 @@ import { balance, startHarness, type Harness } from "../support/harness.js";
 // connection where the client pipelines (core/db/prepared-statements.ts), in transactions too.
 
 let h: Harness;
+// The starts' own prepared, pipelining client, as a worker has it (core/db/client.ts, `transitions`).
+let transitionsClient: postgres.Sql;
 beforeAll(async () => {
   h = await startHarness({ worker: false });
+  transitionsClient = postgres(h.databaseUrl, { max: 2, onnotice: () => {} });
 });
 afterAll(async () => {
+  await transitionsClient?.end();
   await h?.close();
 });
 
@@ -35,7 +40,7 @@ describe("starting tasks", () => {
     expect((await h.request("POST", `/v1/tasks/${cancelled}/cancel`, { body: {} })).body.status).toBe("canceled");
     let clockReads = 0;
     const starting = new TaskStarts(
-      h.core.db,
+      transitionsDb(transitionsClient),
       () => h.core.providers.withAdapters(),
       () => {
         clockReads += 1;

@@ -1,10 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
-import { drizzle } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { preparingStatements } from "../../core/db/prepared-statements.js";
-import type { Db } from "../../core/db/client.js";
+import { transitionsDb } from "../../core/db/client.js";
 import { finishUnsuccessfully } from "../../core/tasks/finish.js";
 import { TaskStarts, type StartOutcome } from "../../core/tasks/task-starts.js";
 import { deferralDelayMs, expireSlots, takeDeliverySlot } from "../../core/tasks/tenant-slots.js";
@@ -31,8 +29,7 @@ afterAll(async () => {
 function workerStarts(slots: number): TaskStarts {
   const client = postgres(h.databaseUrl, { max: 2, onnotice: () => {} });
   clients.push(client);
-  const db = drizzle(preparingStatements(client)) as unknown as Db;
-  return new TaskStarts(db, () => h.core.providers.withAdapters(), () => new Date(), slots);
+  return new TaskStarts(transitionsDb(client), () => h.core.providers.withAdapters(), () => new Date(), slots);
 }
 
 async function queuedTask(apiKey = h.apiKey): Promise<string> {

@@ -3,7 +3,7 @@ import { startStatus, TASK_TRANSITIONS } from "../../tasks/state.js";
 import { taskRowOf, type TaskRow } from "../../tasks/task-rows.js";
 import { DEFERRED_PRIORITY, deferralDelayMs, SLOT_LEASE_MS } from "../../tasks/tenant-slots.js";
 import type { VendorFamily } from "../../vendor-families.js";
-import type { Db } from "../client.js";
+import type { TransitionsDb } from "../client.js";
 import { boolean, text } from "./row-parsing.js";
 
 // One execute job asking to start its task: the job's graphile-worker id, and how often it was deferred already.
@@ -30,7 +30,7 @@ const STATEMENT = "start-tasks";
 // UPDATE for both and few steps: Postgres plans this statement afresh for every group (its parameters are
 // arrays), and planning costs more than running it. Tasks that cannot start are absent from the answer.
 export async function startTasks(
-  db: Db,
+  db: TransitionsDb,
   requests: readonly StartRequest[],
   families: readonly VendorFamily[],
   slots: number,
