@@ -81,5 +81,5 @@ export { readTenantRateLimits, setTenantRateLimits, type TenantRateLimits } from
 export { startLostWorkerRecovery } from "./jobs/lost-workers.js";
 export { isUnstorableText, refuseUnstorableText, UNSTORABLE_REASON } from "./contracts/storable-text.js";
 export { JSON_MAX_DEPTH, JSON_MAX_ITEMS, JSON_MAX_KEY_LENGTH, refuseUnboundedJsonText } from "./contracts/json-shape.js";
-export { MIRRORED_OPERATIONS, OPERATIONS } from "./operations/table.js";
+export { MIRRORED_OPERATIONS, OPERATIONS, type OperationRow } from "./operations/table.js";
 export { StatusAnswer, type Operation } from "./operations/types.js";

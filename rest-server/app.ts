@@ -7,13 +7,8 @@ import { frameworkErrors, PATH_PARAMETER_MAX_CHARS, registerUrlText } from "./pl
 import { clientErrorHandler } from "./plugins/client-errors.js";
 import { registerCors } from "./plugins/cors.js";
 import { registerRequestTelemetry } from "./plugins/request-telemetry.js";
-import { registerArtifactRoutes } from "./routes/artifact-routes.js";
 import { registerCapabilityRoutes } from "./routes/capability-routes.js";
-import { registerConsoleRoutes } from "./routes/console-routes.js";
-import { registerOpenApiRoutes } from "./routes/openapi-routes.js";
 import { registerOperationRoutes } from "./routes/operation-routes.js";
-import { registerQuoteRoutes } from "./routes/quote-routes.js";
-import { registerTaskEventRoutes } from "./routes/task-event-routes.js";
 
 export interface RestAppOptions {
   // Tests drop keep-alive sockets at close; a deployment lets in-flight requests finish.
@@ -41,11 +36,6 @@ export function buildRestApp(core: Core, options: RestAppOptions = {}): FastifyI
   registerErrorHandling(app);
   registerUrlText(app);
   registerCapabilityRoutes(app, core);
-  registerTaskEventRoutes(app, core);
-  registerQuoteRoutes(app, core);
   registerOperationRoutes(app, core);
-  registerArtifactRoutes(app, core);
-  registerOpenApiRoutes(app, core);
-  registerConsoleRoutes(app, core);
   return app;
 }

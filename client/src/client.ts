@@ -1,5 +1,6 @@
 import { ServiceError } from "./errors.js";
 import { CAPABILITY_PATHS } from "./generated/capabilities.js";
+import { operationRoute } from "./operation-route.js";
 import { Transport, type TransportOptions } from "./transport.js";
 import type { Artifact, CapabilityId, CreateBody, CreatePath, CreditBalance, ListTasksQuery, Quote, Task, TaskList } from "./types.js";
 import { MAX_SERVER_WAIT_SECONDS, waitForTaskEnd, type WaitOptions } from "./wait.js";
@@ -22,7 +23,6 @@ export interface Download {
   byteLength: number | null;
 }
 
-const taskPath = (taskId: string) => `/v1/tasks/${encodeURIComponent(taskId)}`;
 const waitHeader = (seconds: number | undefined): Record<string, string> =>
   seconds === undefined ? {} : { prefer: `wait=${Math.max(0, Math.min(MAX_SERVER_WAIT_SECONDS, Math.floor(seconds)))}` };
 
@@ -73,21 +73,22 @@ export class MediaTaskClient {
   }
 
   async getTask(taskId: string, options: { waitSeconds?: number; signal?: AbortSignal } = {}): Promise<Task> {
-    return (await this.transport.json<Task>({ method: "GET", path: taskPath(taskId), headers: waitHeader(options.waitSeconds), signal: options.signal })).body;
+    const route = operationRoute("getTask", { task_id: taskId });
+    return (await this.transport.json<Task>({ ...route, headers: waitHeader(options.waitSeconds), signal: options.signal })).body;
   }
 
   async cancel(taskId: string, options: { reason?: string; signal?: AbortSignal } = {}): Promise<Task> {
     const body = options.reason === undefined ? {} : { reason: options.reason };
-    return (await this.transport.json<Task>({ method: "POST", path: `${taskPath(taskId)}/cancel`, body, signal: options.signal })).body;
+    return (await this.transport.json<Task>({ ...operationRoute("cancelTask", { task_id: taskId }), body, signal: options.signal })).body;
   }
 
   // What the create would do (model, price, hold), or its refusal as a ServiceError; nothing is held or created.
   async quote<C extends CapabilityId>(capability: C, body: CreateBody<C>, options: { signal?: AbortSignal } = {}): Promise<Quote> {
-    return (await this.transport.json<Quote>({ method: "POST", path: "/v1/quotes", body: { ...body, capability }, signal: options.signal })).body;
+    return (await this.transport.json<Quote>({ ...operationRoute("createQuote"), body: { ...body, capability }, signal: options.signal })).body;
   }
 
   async listTasksPage(query: ListTasksQuery & { cursor?: string } = {}, options: { signal?: AbortSignal } = {}): Promise<TaskList> {
-    return (await this.transport.json<TaskList>({ method: "GET", path: "/v1/tasks", query, signal: options.signal })).body;
+    return (await this.transport.json<TaskList>({ ...operationRoute("listTasks"), query, signal: options.signal })).body;
   }
 
   // Every task matching the query, newest first, following next_cursor page by page.
@@ -102,16 +103,17 @@ export class MediaTaskClient {
 
   // The task an Idempotency-Key created within the last 24 hours, for this tenant; null when there is none.
   async findByIdempotencyKey(idempotencyKey: string, options: { signal?: AbortSignal } = {}): Promise<Task | null> {
-    const page = await this.transport.json<TaskList>({ method: "GET", path: "/v1/tasks", query: { idempotency_key: idempotencyKey }, signal: options.signal });
+    const page = await this.transport.json<TaskList>({ ...operationRoute("listTasks"), query: { idempotency_key: idempotencyKey }, signal: options.signal });
     return page.body.data[0] ?? null;
   }
 
   async credits(options: { signal?: AbortSignal } = {}): Promise<CreditBalance> {
-    return (await this.transport.json<CreditBalance>({ method: "GET", path: "/v1/credits", signal: options.signal })).body;
+    return (await this.transport.json<CreditBalance>({ ...operationRoute("getCredits"), signal: options.signal })).body;
   }
 
-  // An artifact's bytes as a stream. Its signed URL is the credential, so no API key is sent (it may be a CDN's
-  // address); a URL past its url_expires_at is refused: read the task again for fresh ones.
+  // An artifact's bytes as a stream (downloadArtifact, at the signed URL the task gave). Its signed URL is the
+  // credential, so no API key is sent (it may be a CDN's address); a URL past its url_expires_at is refused: read
+  // the task again for fresh ones.
   async downloadStream(artifact: Pick<Artifact, "url"> | string, options: { signal?: AbortSignal } = {}): Promise<Download> {
     const url = typeof artifact === "string" ? artifact : artifact.url;
     const response = await this.transport.open({ method: "GET", path: url, authenticated: false, headers: { accept: "*/*" }, signal: options.signal });

@@ -1,4 +1,5 @@
 import { WaitTimeoutError } from "./errors.js";
+import { operationRoute } from "./operation-route.js";
 import { readEventStream } from "./server-sent-events.js";
 import type { Transport } from "./transport.js";
 import { isTerminal, type Task, type TaskStatus } from "./types.js";
@@ -43,8 +44,6 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
-const taskPath = (taskId: string) => `/v1/tasks/${encodeURIComponent(taskId)}`;
-
 // Reads the task's event stream until its final `task` event, reconnecting with Last-Event-ID when the connection
 // ends first, so each change reaches onChange once. Answers the final envelope.
 async function streamUntilEnd(transport: Transport, taskId: string, signal: AbortSignal, onChange: WaitOptions["onChange"]): Promise<Task> {
@@ -52,8 +51,7 @@ async function streamUntilEnd(transport: Transport, taskId: string, signal: Abor
   let reconnectMs = DEFAULT_RECONNECT_MS;
   for (;;) {
     const response = await transport.open({
-      method: "GET",
-      path: `${taskPath(taskId)}/events`,
+      ...operationRoute("streamTaskEvents", { task_id: taskId }),
       headers: { accept: "text/event-stream", ...(lastEventId !== undefined ? { "last-event-id": lastEventId } : {}) },
       signal,
     });
@@ -110,13 +108,13 @@ export async function waitForTaskEnd(transport: Transport, target: Task | string
   try {
     const seconds = Math.min(MAX_SERVER_WAIT_SECONDS, options.serverWaitSeconds ?? MAX_SERVER_WAIT_SECONDS, Math.floor((deadline - Date.now()) / 1000));
     if (seconds >= 1) {
-      known = (await transport.json<Task>({ method: "GET", path: taskPath(taskId), headers: { prefer: `wait=${seconds}` }, signal: controller.signal })).body;
+      known = (await transport.json<Task>({ ...operationRoute("getTask", { task_id: taskId }), headers: { prefer: `wait=${seconds}` }, signal: controller.signal })).body;
       if (isTerminal(known)) return known;
     }
     return await streamUntilEnd(transport, taskId, controller.signal, options.onChange);
   } catch (error) {
     if (controller.signal.reason !== timedOut) throw error;
-    const last = known ?? (await transport.json<Task>({ method: "GET", path: taskPath(taskId) })).body;
+    const last = known ?? (await transport.json<Task>(operationRoute("getTask", { task_id: taskId }))).body;
     throw new WaitTimeoutError(last, timeoutMs);
   } finally {
     clearTimeout(timer);

@@ -36,11 +36,13 @@ import {
   voiceSchema,
 } from "./response-schemas.js";
 import { documentedTaskListSchema, documentedTaskSchema } from "./task-envelope.js";
-import { StatusAnswer, type Operation } from "./types.js";
+import { operationRows, StatusAnswer, type Operation } from "./types.js";
 
-// Every route besides the task-creating ones (those come from the capability table), once: REST registers the
-// operations that have a use case from here (rest-server/routes/operation-routes.ts), and the OpenAPI document
-// describes all of them. The OpenAPI test holds this list to the routes the REST server really registers.
+// Every route of the REST server besides the task-creating ones (those come from the capability table), once:
+// the REST server registers each from here (rest-server/routes/operation-routes.ts: the operations with a use case
+// through one handler, the others through handlers keyed by their ids), the OpenAPI document describes all of
+// them, MCP's tools take their names and arguments from the rows they mirror, and the client's calls are typed by
+// their ids. test/rest/operations-table.test.ts holds this table to the routes the REST server really serves.
 
 const taskId = z.object({ task_id: z.string().describe("The task's id (task_…).") });
 const voiceId = z.object({ voice_id: z.string().describe("A preset voice's id or a cloned voice's voice_… id.") });
@@ -56,8 +58,8 @@ export const preferWaitHeaders = z.object({
 });
 const signingKey = { schema: documentedSigningKeySchema, component: "CallbackSigningKey" };
 
-// The operations MCP's query tools mirror (mcp-server/tools/): named, so the tools take their arguments' schemas
-// from them with their types.
+// The operations MCP's tools mirror (mcp-server/tools/): named, so the tools take their names and their arguments'
+// schemas from them with their types.
 const listTasksOperation = {
   operationId: "listTasks",
   method: "GET",
@@ -70,7 +72,8 @@ const listTasksOperation = {
   errors: ["invalid_request", "invalid_cursor"],
   run: (core, call) =>
     isIdempotencyKeyLookup(call.query) ? findTaskByIdempotencyKey(core, call.tenantId, call.query) : listTasksPage(core, call.tenantId, call.query),
-} satisfies Operation;
+  tool: "svc.tasks.list",
+} as const satisfies Operation;
 
 const getTaskOperation = {
   operationId: "getTask",
@@ -83,7 +86,8 @@ const getTaskOperation = {
   responses: { 200: { description: "The task", body: task, headers: ["Preference-Applied"] } },
   errors: ["task_not_found"],
   run: (core, call) => (call.wait ? waitForTask(core, call.tenantId, call.params.task_id!, call.wait) : getTask(core, call.tenantId, call.params.task_id!)),
-} satisfies Operation;
+  tool: "svc.tasks.get",
+} as const satisfies Operation;
 
 const cancelTaskOperation = {
   operationId: "cancelTask",
@@ -102,7 +106,8 @@ const cancelTaskOperation = {
     const result = await cancelTaskRequest(core, call.tenantId, call.params.task_id!, call.body);
     return new StatusAnswer(result.outcome === "requested" ? 202 : 200, result.task);
   },
-} satisfies Operation;
+  tool: "svc.tasks.cancel",
+} as const satisfies Operation;
 
 const listVoicesOperation = {
   operationId: "listVoices",
@@ -114,7 +119,8 @@ const listVoicesOperation = {
   responses: { 200: { description: "A page of voices", body: { schema: voiceListSchema, component: "VoiceList" } } },
   errors: ["invalid_request", "invalid_cursor"],
   run: (core, call) => listVoicesPage(core, call.tenantId, call.query),
-} satisfies Operation;
+  tool: "svc.voices.list",
+} as const satisfies Operation;
 
 const uploadAssetOperation = {
   operationId: "uploadAsset",
@@ -126,7 +132,53 @@ const uploadAssetOperation = {
   responses: { 201: { description: "The stored artifact", body: { schema: uploadedAssetSchema, component: "UploadedAsset" } } },
   errors: ["invalid_request", "invalid_media", "unsupported_media_type", "media_too_large"],
   run: (core, call) => uploadAsset(core, call.tenantId, call.body),
-} satisfies Operation;
+  tool: "svc.assets.upload",
+} as const satisfies Operation;
+
+const getCreditsOperation = {
+  operationId: "getCredits",
+  method: "GET",
+  path: "/v1/credits",
+  summary: "Your credit balance and your ledger, newest first, a page at a time",
+  area: "credits",
+  query: creditsQuerySchema,
+  responses: { 200: { description: "Your balance", body: { schema: creditBalanceSchema, component: "CreditBalance" } } },
+  errors: ["invalid_request", "invalid_cursor"],
+  run: (core, call) => creditBalanceView(core, call.tenantId, call.query),
+  tool: "svc.credits.get",
+} as const satisfies Operation;
+
+const createQuoteOperation = {
+  operationId: "createQuote",
+  method: "POST",
+  path: "/v1/quotes",
+  summary: "What a create would do, without doing it: the resolved model, the selection reason, the price and the hold, or the refusal the create would give",
+  area: "capability",
+  body: {
+    schema: z
+      .object({ capability: z.string().describe("The capability to price, e.g. text_to_speech; the create's fields sit beside it.") })
+      .catchall(z.unknown()),
+    component: "QuoteRequest",
+    example: { capability: "text_to_speech", voice: "en_female_aria", input: "Hello from the media service." },
+    required: true,
+  },
+  responses: { 200: { description: "The quote; nothing is held or created", body: { schema: quoteSchema, component: "Quote" } } },
+  errors: ["unsupported_capability", ...ADMISSION_ERRORS],
+  tool: "svc.tasks.quote",
+} as const satisfies Operation;
+
+// svc.models.list answers the model list, and with its arguments a model's or a capability's card.
+const listModelsOperation = {
+  operationId: "listModels",
+  method: "GET",
+  path: "/v1/models",
+  summary: "Live models (OpenAI-compatible list)",
+  area: "catalog",
+  responses: { 200: { description: "The live models", body: { schema: modelListSchema, component: "ModelList" } } },
+  errors: [],
+  run: async (core) => modelList(core.isFamilyLive),
+  tool: "svc.models.list",
+} as const satisfies Operation;
 
 export const MIRRORED_OPERATIONS = {
   listTasks: listTasksOperation,
@@ -134,9 +186,12 @@ export const MIRRORED_OPERATIONS = {
   cancelTask: cancelTaskOperation,
   listVoices: listVoicesOperation,
   uploadAsset: uploadAssetOperation,
+  getCredits: getCreditsOperation,
+  createQuote: createQuoteOperation,
+  listModels: listModelsOperation,
 };
 
-const TASK_OPERATIONS: Operation[] = [
+const TASK_OPERATIONS = operationRows([
   listTasksOperation,
   getTaskOperation,
   {
@@ -155,23 +210,7 @@ const TASK_OPERATIONS: Operation[] = [
     },
     errors: ["task_not_found"],
   },
-  {
-    operationId: "createQuote",
-    method: "POST",
-    path: "/v1/quotes",
-    summary: "What a create would do, without doing it: the resolved model, the selection reason, the price and the hold, or the refusal the create would give",
-    area: "capability",
-    body: {
-      schema: z
-        .object({ capability: z.string().describe("The capability to price, e.g. text_to_speech; the create's fields sit beside it.") })
-        .catchall(z.unknown()),
-      component: "QuoteRequest",
-      example: { capability: "text_to_speech", voice: "en_female_aria", input: "Hello from the media service." },
-      required: true,
-    },
-    responses: { 200: { description: "The quote; nothing is held or created", body: { schema: quoteSchema, component: "Quote" } } },
-    errors: ["unsupported_capability", ...ADMISSION_ERRORS],
-  },
+  createQuoteOperation,
   cancelTaskOperation,
   {
     operationId: "listTaskAssets",
@@ -195,20 +234,10 @@ const TASK_OPERATIONS: Operation[] = [
     errors: ["task_not_found", "conflict", "callback_signing_key_inactive"],
     run: (core, call) => redeliverCallback(core, call.tenantId, call.params.task_id!),
   },
-];
+]);
 
-const ACCOUNT_OPERATIONS: Operation[] = [
-  {
-    operationId: "getCredits",
-    method: "GET",
-    path: "/v1/credits",
-    summary: "Your credit balance and your ledger, newest first, a page at a time",
-    area: "credits",
-    query: creditsQuerySchema,
-    responses: { 200: { description: "Your balance", body: { schema: creditBalanceSchema, component: "CreditBalance" } } },
-    errors: ["invalid_request", "invalid_cursor"],
-    run: (core, call) => creditBalanceView(core, call.tenantId, call.query),
-  },
+const ACCOUNT_OPERATIONS = operationRows([
+  getCreditsOperation,
   listVoicesOperation,
   {
     operationId: "getVoice",
@@ -233,9 +262,9 @@ const ACCOUNT_OPERATIONS: Operation[] = [
     run: (core, call) => deleteVoice(core, call.tenantId, call.params.voice_id!),
   },
   uploadAssetOperation,
-];
+]);
 
-const CALLBACK_OPERATIONS: Operation[] = [
+const CALLBACK_OPERATIONS = operationRows([
   {
     operationId: "createCallbackSigningKey",
     method: "POST",
@@ -297,19 +326,10 @@ const CALLBACK_OPERATIONS: Operation[] = [
     errors: ["callback_signing_key_not_found"],
     run: (core, call) => retireSigningKey(core, call.tenantId, call.params.key_id!),
   },
-];
+]);
 
-const CATALOG_OPERATIONS: Operation[] = [
-  {
-    operationId: "listModels",
-    method: "GET",
-    path: "/v1/models",
-    summary: "Live models (OpenAI-compatible list)",
-    area: "catalog",
-    responses: { 200: { description: "The live models", body: { schema: modelListSchema, component: "ModelList" } } },
-    errors: [],
-    run: async (core) => modelList(core.isFamilyLive),
-  },
+const CATALOG_OPERATIONS = operationRows([
+  listModelsOperation,
   {
     operationId: "listCatalogModels",
     method: "GET",
@@ -352,10 +372,10 @@ const CATALOG_OPERATIONS: Operation[] = [
     errors: ["not_found"],
     run: async (core, call) => capabilityDetail(call.params.capability!, catalogState(core)),
   },
-];
+]);
 
-// Registered by hand (bytes, HTML, Prometheus text, the document itself); described here.
-const SERVICE_OPERATIONS: Operation[] = [
+// Answered without an API key: signed downloads, the service's pages and its probes.
+const SERVICE_OPERATIONS = operationRows([
   {
     operationId: "downloadArtifact",
     method: "GET",
@@ -376,6 +396,7 @@ const SERVICE_OPERATIONS: Operation[] = [
   },
   {
     operationId: "getOpenApiDocument",
+    kind: "page",
     method: "GET",
     path: "/v1/openapi.json",
     summary: "This document",
@@ -385,6 +406,7 @@ const SERVICE_OPERATIONS: Operation[] = [
   },
   {
     operationId: "getApiReference",
+    kind: "page",
     method: "GET",
     path: "/v1/docs",
     summary: "Readable API reference",
@@ -394,6 +416,7 @@ const SERVICE_OPERATIONS: Operation[] = [
   },
   {
     operationId: "getConsole",
+    kind: "page",
     method: "GET",
     path: "/",
     summary: "The web console: try every capability, see and play the results, manage credits, keys and voices with your API key",
@@ -407,6 +430,7 @@ const SERVICE_OPERATIONS: Operation[] = [
   },
   {
     operationId: "getConsoleFile",
+    kind: "page",
     method: "GET",
     path: "/console/{file}",
     summary: "A file of the web console (its script or style sheet)",
@@ -420,6 +444,7 @@ const SERVICE_OPERATIONS: Operation[] = [
   },
   {
     operationId: "getLiveness",
+    kind: "probe",
     method: "GET",
     path: "/healthz",
     summary: "Liveness",
@@ -429,6 +454,7 @@ const SERVICE_OPERATIONS: Operation[] = [
   },
   {
     operationId: "getReadiness",
+    kind: "probe",
     method: "GET",
     path: "/readyz",
     summary: "Readiness: the database answers, is migrated, and a worker is taking jobs (503 with the failing check otherwise)",
@@ -441,6 +467,7 @@ const SERVICE_OPERATIONS: Operation[] = [
   },
   {
     operationId: "getMetrics",
+    kind: "probe",
     method: "GET",
     path: "/metrics",
     summary: "Prometheus metrics of this replica",
@@ -448,13 +475,12 @@ const SERVICE_OPERATIONS: Operation[] = [
     responses: { 200: { description: "Prometheus text exposition", body: { mediaType: "text/plain", text: "Prometheus text format." } } },
     errors: [],
   },
-];
+]);
 
-export const OPERATIONS: readonly Operation[] = [
-  ...TASK_OPERATIONS,
-  ...ACCOUNT_OPERATIONS,
-  ...CALLBACK_OPERATIONS,
-  ...CATALOG_OPERATIONS,
-  ...SERVICE_OPERATIONS,
-];
+const TABLE = [...TASK_OPERATIONS, ...ACCOUNT_OPERATIONS, ...CALLBACK_OPERATIONS, ...CATALOG_OPERATIONS, ...SERVICE_OPERATIONS] as const;
+
+export const OPERATIONS: readonly Operation[] = TABLE;
+
+// One row of the table as written, its operationId a literal.
+export type OperationRow = (typeof TABLE)[number];
 

@@ -57,6 +57,11 @@ export interface OperationResponse {
 
 export interface Operation {
   operationId: string;
+  // What the route is beside the API's operations (absent: an operation of the API, which clients and MCP tools
+  // mirror). "page": what the REST server serves people and tools beside the API (the console, the reference,
+  // the document itself). "probe": what every process answers its orchestrator and Prometheus, served by
+  // http-face/probes.ts in each of them (the REST server's are described here with the rest of its routes).
+  kind?: "page" | "probe";
   method: "GET" | "POST" | "DELETE";
   // OpenAPI form: /v1/voices/{voice_id}
   path: string;
@@ -77,4 +82,13 @@ export interface Operation {
   // itself) and only described here. Its answer is sent with the first status of `responses`, or as a StatusAnswer
   // says.
   run?: (core: UseCaseRuntime, call: OperationCall) => Promise<unknown>;
+  // The MCP tool that mirrors this operation (svc.<area>.<verb>): the tool takes its name from here, and a test
+  // holds the tool list to the table.
+  tool?: string;
+}
+
+// A group of the table's rows, their ids kept as literals: the REST server keys the routes it writes by hand by
+// these ids, so the compiler refuses a hand-written route the table lacks, and one the table has but nobody serves.
+export function operationRows<const T extends readonly Operation[]>(rows: T): T {
+  return rows;
 }

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { CAPABILITIES, creditBalanceView, InsufficientScopeError, quoteTask, scopeFor, ServiceError, type Scope } from "../../core/index.js";
+import { CAPABILITIES, creditBalanceView, InsufficientScopeError, MIRRORED_OPERATIONS, quoteTask, scopeFor, ServiceError, type Scope } from "../../core/index.js";
 import { jsonSchemaOf, parseArguments } from "./json-schema.js";
 import { capabilityNamed } from "./task-creation-tools.js";
 import { READ_ONLY, type ToolDefinition } from "./types.js";
@@ -49,7 +49,7 @@ function withoutClientRequestId(args: Record<string, unknown>): Record<string, u
 export function accountTools(): ToolDefinition[] {
   return [
     {
-      name: "svc.credits.get",
+      name: MIRRORED_OPERATIONS.getCredits.tool,
       title: "Credit balance",
       description: `Your credits (available, held by open tasks, spent, granted) and the ${RECENT_ENTRIES} latest ledger entries.`,
       inputSchema: jsonSchemaOf(balanceInput, "input"),
@@ -63,7 +63,7 @@ export function accountTools(): ToolDefinition[] {
       },
     },
     {
-      name: "svc.tasks.quote",
+      name: MIRRORED_OPERATIONS.createQuote.tool,
       title: "Quote a request",
       description:
         "Price a create call without making it: the model auto would pick, the price, the hold and your balance, or " +

@@ -6,8 +6,10 @@ import { capabilityNamed, fullInputSchemaOf } from "./task-creation-tools.js";
 import { namesOf, styledNames, type ToolNameStyle } from "./tool-names.js";
 import { READ_ONLY, type ToolDefinition } from "./types.js";
 
+const { listVoices: voicesOperation, listModels: modelsOperation } = MIRRORED_OPERATIONS;
+
 // GET /v1/voices' query, with its rules and texts.
-const voicesInput = MIRRORED_OPERATIONS.listVoices.query;
+const voicesInput = voicesOperation.query;
 
 const modelsInput = z
   .object({
@@ -51,7 +53,7 @@ function toolOf(capability: Capability, style: ToolNameStyle) {
 export function catalogTools(): ToolDefinition[] {
   return [
     {
-      name: "svc.voices.list",
+      name: voicesOperation.tool,
       title: "List voices",
       description:
         "Preset voices, then your cloned ones (newest first), each with the speech models it works on; pass a " +
@@ -66,7 +68,7 @@ export function catalogTools(): ToolDefinition[] {
       },
     },
     {
-      name: "svc.models.list",
+      name: modelsOperation.tool,
       title: "List models",
       description:
         "The live models and the capabilities each serves (`model: auto` picks one). With capability: also every " +

@@ -40,7 +40,7 @@ const cancelInput = cancelOperation.params.extend(cancelOperation.body.schema.sh
 export function taskQueryTools(): ToolDefinition[] {
   return [
     {
-      name: "svc.tasks.get",
+      name: getOperation.tool,
       title: "Get a task",
       description:
         "Read a task a create tool answered: status, progress, output with artifact links, error, billing. Poll " +
@@ -58,7 +58,7 @@ export function taskQueryTools(): ToolDefinition[] {
       },
     },
     {
-      name: "svc.tasks.list",
+      name: listOperation.tool,
       title: "List tasks",
       description: "Your tasks, newest first, optionally filtered by status or capability; page with next_cursor.",
       inputSchema: jsonSchemaOf(listInput, "input"),
@@ -71,7 +71,7 @@ export function taskQueryTools(): ToolDefinition[] {
       },
     },
     {
-      name: "svc.tasks.cancel",
+      name: cancelOperation.tool,
       title: "Cancel a task",
       description:
         "Stop a task: a queued one at once, refunded; a running one gets cancel_requested_at and ends canceled, or " +

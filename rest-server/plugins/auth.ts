@@ -24,6 +24,14 @@ export function requireAuth(core: Core, area: Area): onRequestAsyncHookHandler {
   };
 }
 
+// Authentication alone, for a route whose area depends on its body (the quote checks the priced capability's area
+// once it has read it); such a request is not counted against the budgets.
+export function requireAuthentication(core: Core): onRequestAsyncHookHandler {
+  return async (request) => {
+    request.principal = await authenticate(core, request.headers.authorization);
+  };
+}
+
 export function principalOf(request: FastifyRequest): Principal {
   if (!request.principal) throw new Error("route is missing its auth hook");
   return request.principal;

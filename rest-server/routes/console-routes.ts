@@ -1,11 +1,12 @@
 import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import type { FastifyInstance, FastifyReply } from "fastify";
+import type { FastifyReply } from "fastify";
 import { ServiceError, type Core } from "../../core/index.js";
+import type { HandWrittenRoutes } from "./hand-written-route.js";
 
 // The web console (console/, bundled by `npm run build` into dist/console): index.html at `/`, its other files at
-// `/console/{file}`. Two routes of their own (documented in the operations table), so the console never shadows
+// `/console/{file}`. Two rows of the operations table, so the console never shadows
 // /v1/*, /healthz or anything else, and an unknown file gets the API's JSON 404. The files are read once at start
 // (a few hundred KB).
 
@@ -64,7 +65,7 @@ function contentSecurityPolicy(publicBaseUrl: string): string {
   ].join("; ");
 }
 
-export function registerConsoleRoutes(app: FastifyInstance, core: Core): void {
+export function consoleRoutes(core: Core): HandWrittenRoutes<"getConsole" | "getConsoleFile"> {
   const dir = consoleDirectory();
   const csp = contentSecurityPolicy(core.config.publicBaseUrl);
   const files = dir ? loadFiles(dir) : new Map<string, ConsoleFile>();
@@ -81,19 +82,26 @@ export function registerConsoleRoutes(app: FastifyInstance, core: Core): void {
     return reply.type(file.contentType).send(file.body);
   };
 
-  app.get("/", async (request, reply) => {
-    const index = files.get("index.html");
-    if (!index) {
-      return reply
-        .status(503)
-        .type("text/plain; charset=utf-8")
-        .send("The web console is not built: run `npm run build` (or `npm start`, which builds it), then reload.\n");
-    }
-    return send(index, request.headers["if-none-match"], reply);
-  });
-  app.get<{ Params: { file: string } }>("/console/:file", async (request, reply) => {
-    const file = request.params.file === "index.html" ? undefined : files.get(request.params.file);
-    if (!file) throw new ServiceError("not_found", `The console has no file ${request.params.file}.`);
-    return send(file, request.headers["if-none-match"], reply);
-  });
+  return {
+    getConsole: {
+      handler: async (request, reply) => {
+        const index = files.get("index.html");
+        if (!index) {
+          return reply
+            .status(503)
+            .type("text/plain; charset=utf-8")
+            .send("The web console is not built: run `npm run build` (or `npm start`, which builds it), then reload.\n");
+        }
+        return send(index, request.headers["if-none-match"], reply);
+      },
+    },
+    getConsoleFile: {
+      handler: async (request, reply) => {
+        const name = request.params.file!;
+        const file = name === "index.html" ? undefined : files.get(name);
+        if (!file) throw new ServiceError("not_found", `The console has no file ${name}.`);
+        return send(file, request.headers["if-none-match"], reply);
+      },
+    },
+  };
 }

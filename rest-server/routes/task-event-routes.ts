@@ -1,7 +1,8 @@
 import type { FastifyInstance } from "fastify";
 import { openTaskEventStream, parseLastEventId, type Core, type TaskStreamEvent } from "../../core/index.js";
-import { principalOf, requireAuth } from "../plugins/auth.js";
+import { principalOf } from "../plugins/auth.js";
 import { requestLog } from "../../http-face/request-log.js";
+import type { HandWrittenRoutes, RouteHandler } from "./hand-written-route.js";
 
 // A comment line this often keeps proxies and clients from taking a quiet stream for a dead one.
 const HEARTBEAT_MS = 15_000;
@@ -16,15 +17,15 @@ function frame(event: TaskStreamEvent): string {
 // GET /v1/tasks/{task_id}/events: the task's changes as server-sent events until it ends (core/tasks/
 // task-event-stream.ts). Errors before the first byte (auth, rate limit, task_not_found) are ordinary JSON
 // errors; after it, the stream is the answer. Open streams are ended when the server closes.
-export function registerTaskEventRoutes(app: FastifyInstance, core: Core): void {
+export function taskEventRoutes(app: FastifyInstance, core: Core): HandWrittenRoutes<"streamTaskEvents"> {
   const open = new Set<() => void>();
   app.addHook("preClose", async () => {
     for (const end of [...open]) end();
   });
 
-  app.get<{ Params: { task_id: string } }>("/v1/tasks/:task_id/events", { onRequest: requireAuth(core, "tasks") }, async (request, reply) => {
+  const handler: RouteHandler = async (request, reply) => {
     const lastEventId = parseLastEventId(request.headers["last-event-id"] as string | undefined);
-    const stream = await openTaskEventStream(core, principalOf(request).tenantId, request.params.task_id, lastEventId);
+    const stream = await openTaskEventStream(core, principalOf(request).tenantId, request.params.task_id!, lastEventId);
     reply.hijack();
     const response = reply.raw;
     response.writeHead(200, {
@@ -48,5 +49,6 @@ export function registerTaskEventRoutes(app: FastifyInstance, core: Core): void 
       response.off("close", end);
       response.end();
     }
-  });
+  };
+  return { streamTaskEvents: { handler } };
 }
