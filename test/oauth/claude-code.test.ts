@@ -96,12 +96,7 @@ describe("Claude Code", () => {
     expect(listed.output).toMatch(new RegExp(`${SERVER_NAME}: ${m.url} \\(HTTP\\) - ✔ Connected`));
 
     // A prompt: Claude Code lists the server's tools for its model, which calls the create tool.
-    const prompted = await claude.run(["-p", "Read this sentence aloud.", "--allowedTools", CREATE_TOOL, "--output-format", "json"], {
-      ANTHROPIC_BASE_URL: model.baseUrl,
-      ANTHROPIC_API_KEY: "stand-in",
-      // Every tool in the request, none deferred behind a search tool.
-      ENABLE_TOOL_SEARCH: "false",
-    });
+    const prompted = await claude.prompt("Read this sentence aloud.", model.baseUrl, CREATE_TOOL);
     expect(prompted.code, prompted.output).toBe(0);
     expect(model.offeredTools).toEqual(expect.arrayContaining([CREATE_TOOL, `mcp__${SERVER_NAME}__svc_tasks_get`, `mcp__${SERVER_NAME}__svc_models_list`]));
     expect(model.toolResult?.isError, JSON.stringify(model.toolResult)).toBe(false);

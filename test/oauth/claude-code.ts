@@ -31,11 +31,12 @@ export interface Run {
 export interface ClaudeCode {
   home: string;
   // Runs `claude <args>` to its end, stdin closed.
-  run(args: string[], extraEnv?: Record<string, string>): Promise<Run>;
+  run(args: string[]): Promise<Run>;
+  // `claude -p <text>` in JSON, its model the Messages API at `modelBaseUrl`, with one tool allowed without asking.
+  prompt(text: string, modelBaseUrl: string, allowedTool: string): Promise<Run>;
   // Runs `claude <args>` in a pseudo-terminal (script(1)), for commands that refuse to work without one.
   runInTerminal(args: string[]): { exited: Promise<Run>; output(): string };
-  // The URLs Claude Code asked the browser to open, in order.
-  openedUrls(): Promise<string[]>;
+  // The next URL Claude Code asks the browser to open.
   nextOpenedUrl(timeoutMs: number): Promise<string>;
 }
 
@@ -48,7 +49,8 @@ function collect(child: ReturnType<typeof spawn>): { exited: Promise<Run>; outpu
 
 const shellQuote = (word: string) => `'${word.replaceAll("'", `'\\''`)}'`;
 
-export async function claudeCode(binary: string): Promise<ClaudeCode> {
+// `baseEnv` is added to every command's environment.
+export async function claudeCode(binary: string, baseEnv: Record<string, string> = {}): Promise<ClaudeCode> {
   const home = await mkdtemp(path.join(tmpdir(), "claude-code-home-"));
   const openedFile = path.join(home, "opened-urls");
   const browser = path.join(home, "browser");
@@ -58,23 +60,31 @@ export async function claudeCode(binary: string): Promise<ClaudeCode> {
     PATH: process.env.PATH ?? "",
     HOME: home,
     BROWSER: browser,
-    // Nothing leaves the machine but what the test points at.
+    // No update checks, telemetry or other traffic of its own.
     DISABLE_AUTOUPDATER: "1",
     CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+    ...baseEnv,
   };
   const opened = async () => (await readFile(openedFile, "utf8").catch(() => "")).split("\n").filter(Boolean);
   let seen = 0;
+  const run = (args: string[], extraEnv: Record<string, string> = {}) =>
+    collect(spawn(binary, args, { cwd: home, env: { ...env, ...extraEnv }, stdio: ["ignore", "pipe", "pipe"] })).exited;
   return {
     home,
-    run(args, extraEnv = {}) {
-      return collect(spawn(binary, args, { cwd: home, env: { ...env, ...extraEnv }, stdio: ["ignore", "pipe", "pipe"] })).exited;
+    run,
+    prompt(text, modelBaseUrl, allowedTool) {
+      return run(["-p", text, "--allowedTools", allowedTool, "--output-format", "json"], {
+        ANTHROPIC_BASE_URL: modelBaseUrl,
+        ANTHROPIC_API_KEY: "stand-in",
+        // Every tool in the model's request, none deferred behind a search tool.
+        ENABLE_TOOL_SEARCH: "false",
+      });
     },
     runInTerminal(args) {
       const command = `stty cols 200 rows 50; exec ${[binary, ...args].map(shellQuote).join(" ")}`;
       // stdin stays an open pipe: script(1) ends when its input does.
       return collect(spawn("script", ["-qfec", command, "/dev/null"], { cwd: home, env, stdio: ["pipe", "pipe", "pipe"] }));
     },
-    openedUrls: opened,
     async nextOpenedUrl(timeoutMs) {
       const url = await eventually("Claude Code to open the browser", timeoutMs, async () => (await opened())[seen]);
       seen += 1;

@@ -6,6 +6,7 @@ import { localIssuer, mcpResourceUrl } from "../resource-metadata.js";
 import { SCOPES } from "../scopes.js";
 import type { SigningKey } from "../signing-key.js";
 import { findKeyAccount } from "./key-accounts.js";
+import { fetchAllowingLoopback } from "./metadata-document-fetch.js";
 import { OauthStorage } from "./storage.js";
 
 // Where the built-in authorization server answers, under the issuer (the MCP public URL). The metadata is at the
@@ -89,6 +90,7 @@ export async function createAuthorizationServer(config: Config, db: Db, pages: A
       return account ? { accountId: id, claims: () => ({ sub: id }) } : undefined;
     },
     renderError: (ctx, out) => pages.renderError(ctx, out),
+    ...(config.outboundAllowLoopbackHttp ? { fetch: fetchAllowingLoopback } : {}),
     // Public clients only: a host on a person's machine or in a browser has nowhere to keep a secret.
     clientAuthMethods: ["none"],
     clientDefaults: {
