@@ -1,5 +1,5 @@
 import { execFileSync, spawn } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, renameSync, rmSync } from "node:fs";
 import { chmod, mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -14,9 +14,19 @@ export const CLAUDE_CODE_VERSION = "2.1.332";
 const INSTALL_DIR = path.join(tmpdir(), `svc-test-claude-code-${CLAUDE_CODE_VERSION}`);
 const BINARY = path.join(INSTALL_DIR, "node_modules", ".bin", "claude");
 
+// Installed into a folder of this process's own, then renamed into place: test files running side by side may
+// both install, and a folder in place is always a whole installation.
 export function installClaudeCode(): string {
   if (!existsSync(BINARY)) {
-    execFileSync("npm", ["install", "--prefix", INSTALL_DIR, "--no-save", "--no-audit", "--no-fund", `@anthropic-ai/claude-code@${CLAUDE_CODE_VERSION}`], { stdio: "pipe" });
+    const own = `${INSTALL_DIR}.${process.pid}`;
+    execFileSync("npm", ["install", "--prefix", own, "--no-save", "--no-audit", "--no-fund", `@anthropic-ai/claude-code@${CLAUDE_CODE_VERSION}`], { stdio: "pipe" });
+    try {
+      renameSync(own, INSTALL_DIR);
+    } catch (error) {
+      // Another file's installation got there first.
+      rmSync(own, { recursive: true, force: true });
+      if (!existsSync(BINARY)) throw error;
+    }
   }
   const version = execFileSync(BINARY, ["--version"], { encoding: "utf8" });
   if (!version.startsWith(CLAUDE_CODE_VERSION)) throw new Error(`expected Claude Code ${CLAUDE_CODE_VERSION}, got ${version}`);
