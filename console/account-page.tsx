@@ -1,5 +1,5 @@
 import { useEffect, useState } from "preact/hooks";
-import { api, query } from "./api";
+import { api, operationRoute } from "./api";
 import { ErrorView } from "./error-view";
 import { credits } from "./prices";
 import { SigningKeys } from "./signing-keys";
@@ -21,7 +21,7 @@ function Balance() {
   const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
   const cursor = cursors[cursors.length - 1];
   const load = () =>
-    api<CreditBalance>("GET", `/v1/credits${query({ limit: PAGE_SIZE, cursor })}`).then((balance) => setShown({ balance, page: cursors.length }), setError);
+    api<CreditBalance>(operationRoute("getCredits"), { query: { limit: PAGE_SIZE, cursor } }).then((balance) => setShown({ balance, page: cursors.length }), setError);
   useEffect(() => void load(), [cursor]);
   const balance = shown?.balance;
   return (

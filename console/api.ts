@@ -1,16 +1,27 @@
 import { ServiceError, unenvelopedFailure } from "../client/src/errors.js";
+import { operationRoute } from "../client/src/operation-route.js";
 import type { ErrorObject } from "./types";
 import { storedKey } from "./session-key";
 
-// Every call the console makes: a path of this origin's public API, the session's key as a bearer token. Paths
-// are relative, so nothing is ever sent to another origin. A refusal is the client package's ServiceError, the
-// service's error object as every client of it reads it (an answer without the envelope gets the code its status
-// stands for, as the client gives it).
+// Every call the console makes: an operation of this origin's public API, named by its id as the client package
+// names it (operationRoute, from the operations table's generated routes), or a capability's create; the session's
+// key as a bearer token. Paths are relative, so nothing is ever sent to another origin. A refusal is the client
+// package's ServiceError, the service's error object as every client of it reads it (an answer without the
+// envelope gets the code its status stands for, as the client gives it).
 
-export { ServiceError };
+export { operationRoute, ServiceError };
+
+export interface ApiRoute {
+  method: "GET" | "POST" | "DELETE";
+  path: string;
+}
+
+// A task-creating call, at its capability's path (from its catalog card or the generated CAPABILITY_PATHS).
+export const createRoute = (path: string): ApiRoute => ({ method: "POST", path });
 
 export interface CallOptions {
   body?: unknown;
+  query?: Record<string, string | number | undefined>;
   idempotencyKey?: string;
   signal?: AbortSignal;
 }
@@ -34,12 +45,12 @@ export function refusalOf(response: Response, parsed: unknown): ServiceError {
   return error ? new ServiceError(error, response.status) : unenvelopedFailure(response.status, response.headers.get("x-request-id") ?? undefined, undefined);
 }
 
-export async function api<T>(method: "GET" | "POST" | "DELETE", path: string, options: CallOptions = {}): Promise<T> {
+export async function api<T>(route: ApiRoute, options: CallOptions = {}): Promise<T> {
   const headers: Record<string, string> = { ...authHeaders() };
   if (options.body !== undefined) headers["Content-Type"] = "application/json";
   if (options.idempotencyKey) headers["Idempotency-Key"] = options.idempotencyKey;
-  const response = await fetch(path, {
-    method,
+  const response = await fetch(`${route.path}${query(options.query ?? {})}`, {
+    method: route.method,
     headers,
     body: options.body === undefined ? undefined : JSON.stringify(options.body),
     signal: options.signal,

@@ -1,4 +1,4 @@
-import { api } from "./api";
+import { api, operationRoute, type ApiRoute } from "./api";
 import type { CapabilityCard, CapabilitySummary, ModelCard } from "./types";
 
 // The catalog as the console reads it (GET /v1/catalog/...): asked once per page load and shared by every page,
@@ -6,19 +6,19 @@ import type { CapabilityCard, CapabilitySummary, ModelCard } from "./types";
 
 const answers = new Map<string, Promise<unknown>>();
 
-function once<T>(path: string): Promise<T> {
-  let answer = answers.get(path) as Promise<T> | undefined;
+function once<T>(route: ApiRoute): Promise<T> {
+  let answer = answers.get(route.path) as Promise<T> | undefined;
   if (!answer) {
-    answer = api<T>("GET", path);
-    answers.set(path, answer);
-    answer.catch(() => answers.delete(path));
+    answer = api<T>(route);
+    answers.set(route.path, answer);
+    answer.catch(() => answers.delete(route.path));
   }
   return answer;
 }
 
-export const capabilityList = () => once<{ data: CapabilitySummary[] }>("/v1/catalog/capabilities").then((list) => list.data);
-export const capabilityCard = (id: string) => once<CapabilityCard>(`/v1/catalog/capabilities/${encodeURIComponent(id)}`);
-export const modelCard = (id: string) => once<ModelCard>(`/v1/catalog/models/${encodeURIComponent(id)}`);
+export const capabilityList = () => once<{ data: CapabilitySummary[] }>(operationRoute("listCatalogCapabilities")).then((list) => list.data);
+export const capabilityCard = (id: string) => once<CapabilityCard>(operationRoute("getCatalogCapability", { capability: id }));
+export const modelCard = (id: string) => once<ModelCard>(operationRoute("getCatalogModel", { model: id }));
 
 // A capability's name for people: its summary up to the colon ("Image to video: animate a strict first frame…").
 export function capabilityTitle(capability: Pick<CapabilitySummary, "id" | "summary">): string {

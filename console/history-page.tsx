@@ -1,5 +1,5 @@
 import { useEffect, useState } from "preact/hooks";
-import { api } from "./api";
+import { api, operationRoute } from "./api";
 import { capabilityList, capabilityTitle } from "./catalog";
 import { ErrorView } from "./error-view";
 import { useLiveTaskList } from "./live-task-list";
@@ -38,7 +38,7 @@ function TaskDetail({ taskId, listed }: { taskId: string; listed: Task | undefin
   const [error, setError] = useState<unknown>(null);
   useEffect(() => {
     if (listed) return setTask(listed);
-    api<Task>("GET", `/v1/tasks/${encodeURIComponent(taskId)}`).then(setTask, setError);
+    api<Task>(operationRoute("getTask", { task_id: taskId })).then(setTask, setError);
   }, [taskId]);
   return (
     <section class="task-detail" aria-label="Task">

@@ -1,5 +1,5 @@
 import { useEffect, useState } from "preact/hooks";
-import { api } from "./api";
+import { api, operationRoute } from "./api";
 import type { Quote } from "./types";
 
 // The price of the request as it stands, asked again (POST /v1/quotes) a moment after each change: the model auto
@@ -19,7 +19,7 @@ export function useLiveQuote(capability: string | null, body: unknown): QuoteSta
     if (!capability) return;
     const abort = new AbortController();
     const timer = setTimeout(() => {
-      api<Quote>("POST", "/v1/quotes", { body: { capability, ...(body as object) }, signal: abort.signal }).then(
+      api<Quote>(operationRoute("createQuote"), { body: { capability, ...(body as object) }, signal: abort.signal }).then(
         (quote) => setAnswer({ json, state: { state: "quoted", quote } }),
         (error: unknown) => {
           if (!abort.signal.aborted) setAnswer({ json, state: { state: "refused", error } });

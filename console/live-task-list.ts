@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import { isTerminal } from "../client/src/types.js";
-import { api, query } from "./api";
+import { api, operationRoute, query } from "./api";
 import { followTask } from "./task-events";
 import type { Task, TaskList } from "./types";
 
@@ -25,12 +25,14 @@ export function useLiveTaskList(filters: TaskListQuery, streams: 0 | 1): { page:
   const [page, setPage] = useState<TaskList | null>(null);
   const [error, setError] = useState<unknown>(null);
   const following = useRef(new Map<string, AbortController>());
-  const path = `/v1/tasks${query({ status: filters.status, capability: filters.capability, limit: filters.limit, cursor: filters.cursor })}`;
+  const listQuery = { status: filters.status, capability: filters.capability, limit: filters.limit, cursor: filters.cursor };
+  // The list is read again when its query string changes.
+  const search = query(listQuery);
 
   useEffect(() => {
     let stopped = false;
     const read = () =>
-      api<TaskList>("GET", path).then(
+      api<TaskList>(operationRoute("listTasks"), { query: listQuery }).then(
         (next) => {
           if (stopped) return;
           setPage(next);
@@ -46,7 +48,7 @@ export function useLiveTaskList(filters: TaskListQuery, streams: 0 | 1): { page:
       stopped = true;
       clearInterval(timer);
     };
-  }, [path]);
+  }, [search]);
 
   const open = (page?.data ?? []).filter((t) => !isTerminal(t)).slice(0, streams).map((t) => t.task_id);
   const openKey = open.join(",");

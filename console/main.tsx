@@ -1,7 +1,7 @@
 import { render } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { AccountPage } from "./account-page";
-import { api, ServiceError } from "./api";
+import { api, operationRoute, ServiceError } from "./api";
 import { ErrorView } from "./error-view";
 import { HistoryPage } from "./history-page";
 import { forgetKey, storedKey, storeKey } from "./session-key";
@@ -29,7 +29,7 @@ function KeyGate({ onKey }: { onKey(): void }) {
     storeKey(key.trim());
     try {
       // A read of the balance proves the key; 403 is a valid key limited to other areas, still a key to use.
-      await api("GET", "/v1/credits");
+      await api(operationRoute("getCredits"));
       onKey();
     } catch (e) {
       if (e instanceof ServiceError && e.status === 403) return onKey();
@@ -53,7 +53,7 @@ function KeyGate({ onKey }: { onKey(): void }) {
       </form>
       <ErrorView error={error} />
       <p>
-        <a href="/v1/docs">API reference</a>
+        <a href={operationRoute("getApiReference").path}>API reference</a>
       </p>
     </main>
   );
@@ -92,7 +92,7 @@ function Console({ onForget }: { onForget(): void }) {
               </li>
             ))}
             <li>
-              <a href="/v1/docs">API reference</a>
+              <a href={operationRoute("getApiReference").path}>API reference</a>
             </li>
             <li>
               <button type="button" class="link" onClick={onForget}>

@@ -1,5 +1,5 @@
 import { useState } from "preact/hooks";
-import { api, ServiceError } from "./api";
+import { api, operationRoute, ServiceError } from "./api";
 import { previewOf, rememberPreview, type MediaPreview } from "./media-previews";
 import { mediaKindOf } from "./schema";
 import type { UploadedAsset } from "./types";
@@ -34,7 +34,7 @@ function base64Of(file: Blob): Promise<string> {
 
 export async function uploadFile(file: File): Promise<UploadedAsset> {
   const body = { content_base64: await base64Of(file), filename: file.name || undefined, content_type: file.type || undefined };
-  const asset = await api<UploadedAsset>("POST", "/v1/assets", { body });
+  const asset = await api<UploadedAsset>(operationRoute("uploadAsset"), { body });
   rememberPreview(asset.artifact_id, { url: asset.url, kind: asset.kind, label: `${asset.filename ?? "upload"} · ${Math.ceil(asset.byte_size / 1024)} KiB` });
   return asset;
 }

@@ -1,5 +1,5 @@
 import { useEffect, useState } from "preact/hooks";
-import { api } from "./api";
+import { api, operationRoute } from "./api";
 import { ErrorView } from "./error-view";
 import { when } from "./task-words";
 import type { SigningKey, SigningKeyList } from "./types";
@@ -16,7 +16,7 @@ export function SigningKeys() {
   const [secret, setSecret] = useState<{ keyId: string; secret: string; action: string } | null>(null);
   const [error, setError] = useState<unknown>(null);
 
-  const load = () => api<SigningKeyList>("GET", "/v1/callback-signing-keys?limit=100").then((page) => setKeys(page.data), setError);
+  const load = () => api<SigningKeyList>(operationRoute("listCallbackSigningKeys"), { query: { limit: 100 } }).then((page) => setKeys(page.data), setError);
   useEffect(() => void load(), []);
 
   const run = async (action: () => Promise<SigningKey>, verb: string) => {
@@ -33,14 +33,14 @@ export function SigningKeys() {
 
   const create = (event: Event) => {
     event.preventDefault();
-    void run(() => api<SigningKey>("POST", "/v1/callback-signing-keys", { body: name.trim() ? { name: name.trim() } : {} }), "created");
+    void run(() => api<SigningKey>(operationRoute("createCallbackSigningKey"), { body: name.trim() ? { name: name.trim() } : {} }), "created");
     setName("");
   };
   const rotate = (key: SigningKey) =>
-    run(() => api<SigningKey>("POST", `/v1/callback-signing-keys/${key.id}/rotate`, { body: grace === "" ? {} : { grace_period_seconds: Number(grace) } }), "rotated");
+    run(() => api<SigningKey>(operationRoute("rotateCallbackSigningKey", { key_id: key.id }), { body: grace === "" ? {} : { grace_period_seconds: Number(grace) } }), "rotated");
   const retire = (key: SigningKey) => {
     if (confirm(`Retire ${key.id} for good? New tasks cannot choose it and deliveries are no longer signed with it.`)) {
-      void run(() => api<SigningKey>("POST", `/v1/callback-signing-keys/${key.id}/retire`), "retired");
+      void run(() => api<SigningKey>(operationRoute("retireCallbackSigningKey", { key_id: key.id })), "retired");
     }
   };
 

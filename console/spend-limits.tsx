@@ -1,5 +1,5 @@
 import { useEffect, useState } from "preact/hooks";
-import { api } from "./api";
+import { api, operationRoute } from "./api";
 import { ErrorView } from "./error-view";
 import type { CreditBalance, SpendLimit } from "./types";
 
@@ -10,7 +10,7 @@ import type { CreditBalance, SpendLimit } from "./types";
 export function SpendLimits() {
   const [limits, setLimits] = useState<SpendLimit[] | null>(null);
   const [error, setError] = useState<unknown>(null);
-  useEffect(() => void api<CreditBalance>("GET", "/v1/credits?limit=1").then((b) => setLimits(b.spend_limits), setError), []);
+  useEffect(() => void api<CreditBalance>(operationRoute("getCredits"), { query: { limit: 1 } }).then((b) => setLimits(b.spend_limits), setError), []);
   return (
     <section aria-labelledby="spend-limits-title">
       <h3 id="spend-limits-title">Spend limits</h3>

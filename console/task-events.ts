@@ -1,4 +1,4 @@
-import { api, authHeaders, refusalOf, ServiceError } from "./api";
+import { api, authHeaders, operationRoute, refusalOf, ServiceError } from "./api";
 import type { Task } from "./types";
 
 // A task's live progress from GET /v1/tasks/{id}/events. EventSource cannot send an Authorization header, so the
@@ -39,7 +39,7 @@ function parseFrame(block: string): Frame | null {
 async function readStream(taskId: string, lastEventId: { value?: string }, onChange: (change: TaskChange) => void, signal: AbortSignal) {
   const headers: Record<string, string> = { ...authHeaders(), Accept: "text/event-stream" };
   if (lastEventId.value) headers["Last-Event-ID"] = lastEventId.value;
-  const response = await fetch(`/v1/tasks/${encodeURIComponent(taskId)}/events`, { headers, signal });
+  const response = await fetch(operationRoute("streamTaskEvents", { task_id: taskId }).path, { headers, signal });
   if (!response.ok || !response.body) throw refusalOf(response, await response.json().catch(() => null));
   const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
   let buffer = "";
@@ -72,7 +72,7 @@ export async function followTask(taskId: string, onChange: (change: TaskChange) 
     } catch (error) {
       if (signal.aborted || error instanceof ServiceError) throw error;
     }
-    const task = await api<Task>("GET", `/v1/tasks/${encodeURIComponent(taskId)}`, { signal });
+    const task = await api<Task>(operationRoute("getTask", { task_id: taskId }), { signal });
     if (["succeeded", "failed", "canceled"].includes(task.status)) return task;
     await new Promise((resolve) => setTimeout(resolve, RECONNECT_MS));
   }

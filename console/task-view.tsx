@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import { CAPABILITY_PATHS } from "../client/src/generated/capabilities.js";
 import { isTerminal } from "../client/src/types.js";
-import { api } from "./api";
+import { api, createRoute, operationRoute } from "./api";
 import { cancelPolicy } from "./cancel-policy";
 import { modelCard } from "./catalog";
 import { ErrorView } from "./error-view";
@@ -62,13 +62,13 @@ export function TaskView({ initial, onRunAgain, focus = false }: TaskViewProps) 
       setError(e);
     }
   };
-  const cancel = () => act(() => api<Task>("POST", `/v1/tasks/${task.task_id}/cancel`, { body: { reason: "canceled in the console" } }), "Cancellation requested.");
-  const redeliver = () => act(() => api<Task>("POST", `/v1/tasks/${task.task_id}/callback/redeliver`), "Callback redelivery scheduled.");
+  const cancel = () => act(() => api<Task>(operationRoute("cancelTask", { task_id: task.task_id }), { body: { reason: "canceled in the console" } }), "Cancellation requested.");
+  const redeliver = () => act(() => api<Task>(operationRoute("redeliverTaskCallback", { task_id: task.task_id })), "Callback redelivery scheduled.");
   const runAgain = async () => {
     setError(null);
     const path = CAPABILITY_PATHS[task.capability as keyof typeof CAPABILITY_PATHS];
     try {
-      const created = await api<Task>("POST", path, { body: task.input, idempotencyKey: newIdempotencyKey() });
+      const created = await api<Task>(createRoute(path), { body: task.input, idempotencyKey: newIdempotencyKey() });
       if (onRunAgain) onRunAgain(created);
       else location.hash = `#/history/${created.task_id}`;
     } catch (e) {

@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
-import { api, fieldErrors, ServiceError } from "./api";
+import { api, createRoute, fieldErrors, operationRoute, ServiceError } from "./api";
 import { capabilityArea, capabilityCard, capabilityList, capabilityTitle } from "./catalog";
 import { ErrorView } from "./error-view";
 import { takeHandOff } from "./hand-off";
@@ -79,7 +79,7 @@ export function TryPage({ initialCapability }: { initialCapability: string | und
   useEffect(() => {
     capabilityList().then(setCapabilities, setFailure);
     loadVoices().then(setVoices, () => undefined);
-    api<SigningKeyList>("GET", "/v1/callback-signing-keys?limit=100").then(
+    api<SigningKeyList>(operationRoute("listCallbackSigningKeys"), { query: { limit: 100 } }).then(
       (keys) => setSigningKeys(keys.data.filter((k) => k.status === "active").map((k) => k.id)),
       () => undefined,
     );
@@ -116,7 +116,7 @@ export function TryPage({ initialCapability }: { initialCapability: string | und
     setFailure(null);
     setErrors(NO_ERRORS);
     try {
-      setTask(await api<Task>("POST", card.path, { body, idempotencyKey: key }));
+      setTask(await api<Task>(createRoute(card.path), { body, idempotencyKey: key }));
       // Answered: another run is another task. Only a create whose answer was lost or refused keeps its key.
       setSubmission(null);
       // On a phone the result is below the form: bring it into view.

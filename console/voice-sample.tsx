@@ -1,5 +1,6 @@
 import { useEffect, useState } from "preact/hooks";
-import { api, ServiceError } from "./api";
+import { CAPABILITY_PATHS } from "../client/src/generated/capabilities.js";
+import { api, createRoute, operationRoute, ServiceError } from "./api";
 import { newIdempotencyKey } from "./idempotency-key";
 import { credits } from "./prices";
 import { followTask } from "./task-events";
@@ -17,13 +18,13 @@ const sentence = (voice: Voice) => `Hello, I am ${voice.name}. This is how I sou
 
 async function clonePreview(voice: Voice): Promise<Artifact | undefined> {
   if (!voice.task_id) return undefined;
-  const task = await api<Task>("GET", `/v1/tasks/${encodeURIComponent(voice.task_id)}`);
+  const task = await api<Task>(operationRoute("getTask", { task_id: voice.task_id }));
   return task.output?.artifacts.find((a) => a.role === "preview");
 }
 
 async function speak(voice: Voice): Promise<Artifact> {
   const body = { voice: voice.voice_id, input: sentence(voice), metadata: { console: "voice sample" } };
-  const created = await api<Task>("POST", "/v1/audio/speech", { body, idempotencyKey: newIdempotencyKey() });
+  const created = await api<Task>(createRoute(CAPABILITY_PATHS.text_to_speech), { body, idempotencyKey: newIdempotencyKey() });
   const task = await followTask(created.task_id, () => undefined, new AbortController().signal);
   const audio = task.output?.artifacts[0];
   if (task.status !== "succeeded" || !audio) throw new Error(task.error?.message ?? `the sample task ended ${task.status}`);
@@ -41,7 +42,7 @@ export function VoiceSample({ voice }: { voice: Voice }) {
     setPrice(null);
     if (samples.has(voice.voice_id) || voice.type === "cloned") return;
     const abort = new AbortController();
-    api<Quote>("POST", "/v1/quotes", { body: { capability: "text_to_speech", voice: voice.voice_id, input: sentence(voice) }, signal: abort.signal }).then(
+    api<Quote>(operationRoute("createQuote"), { body: { capability: "text_to_speech", voice: voice.voice_id, input: sentence(voice) }, signal: abort.signal }).then(
       (quote) => setPrice(quote.price_credits),
       () => undefined,
     );

@@ -1,5 +1,6 @@
 import { useEffect, useState } from "preact/hooks";
-import { api, fieldErrors, ServiceError } from "./api";
+import { CAPABILITY_PATHS } from "../client/src/generated/capabilities.js";
+import { api, createRoute, fieldErrors, operationRoute, ServiceError } from "./api";
 import { ErrorView } from "./error-view";
 import { newIdempotencyKey } from "./idempotency-key";
 import { MediaInput } from "./media-input";
@@ -22,7 +23,7 @@ function CloneForm({ onCloned }: { onCloned(): void }) {
     setError(null);
     try {
       const body = { display_name: displayName, sample, ...(consent ? { consent_attested: true } : {}) };
-      setTask(await api<Task>("POST", "/v1/voices", { body, idempotencyKey: newIdempotencyKey() }));
+      setTask(await api<Task>(createRoute(CAPABILITY_PATHS.voice_clone), { body, idempotencyKey: newIdempotencyKey() }));
       onCloned();
     } catch (e) {
       setError(e);
@@ -62,7 +63,7 @@ export function Voices() {
 
   const load = async (after: string | null) => {
     try {
-      const page = await api<VoiceList>("GET", `/v1/voices?limit=100${after ? `&cursor=${encodeURIComponent(after)}` : ""}`);
+      const page = await api<VoiceList>(operationRoute("listVoices"), { query: { limit: 100, cursor: after ?? undefined } });
       setVoices((current) => (after ? [...current, ...page.data] : page.data));
       setCursor(page.has_more ? page.next_cursor : null);
     } catch (e) {
@@ -75,7 +76,7 @@ export function Voices() {
     if (!confirm(`Delete the voice ${voice.name} (${voice.voice_id})? Speech can no longer use it.`)) return;
     setError(null);
     try {
-      await api("DELETE", `/v1/voices/${encodeURIComponent(voice.voice_id)}`);
+      await api(operationRoute("deleteVoice", { voice_id: voice.voice_id }));
       await load(null);
     } catch (e) {
       setError(e);
