@@ -1,5 +1,8 @@
 import { loadavg } from "node:os";
 import { migrateDatabase } from "../core/index.js";
+import { checkoutCommit } from "./commit.js";
+import { measureGrowth } from "./growth/run.js";
+import { GROWTH } from "./growth/settings.js";
 import { measureNoopLatency, measureNoopThroughput } from "./job-reference.js";
 import { measurePair } from "./paired.js";
 import { createSide, discardQueuedJobs, readSide } from "./phases/admission.js";
@@ -13,9 +16,10 @@ import { writeMainResults } from "./results-file.js";
 import { startService, type RunningService } from "./service.js";
 import { ENHANCE_BODY, SETTINGS, SPEECH_BODY } from "./settings.js";
 
-// `npm run bench`: the references and the service measured side by side in one run, then one table printed and
-// written to bench/RESULTS.md. Everything it starts (Postgres when embedded, the service's processes) and
-// everything it stores (its own database, artifacts) is gone when it ends, also on Ctrl-C or failure.
+// `npm run bench`: the references and the service measured side by side in one run, then the service on a
+// database seeded with a year of tasks against an empty one (bench/growth/, unless BENCH_GROWTH_TASKS=0), then
+// one table printed and written to bench/RESULTS.md. Everything it starts (Postgres when embedded, the service's
+// processes) and everything it stores (its databases, artifacts) is gone when it ends, also on Ctrl-C or failure.
 
 const log = (line: string) => console.log(`[bench] ${line}`);
 const TENANT_CREDITS = "100000000";
@@ -68,9 +72,13 @@ try {
   const latency = await measureAdmissionToRunning(service, await service.newTenant(TENANT_CREDITS), ENHANCE);
   log(`in flight: ${SETTINGS.inFlightTasks} video tasks pending at the emulator`);
   const inFlight = await measureInFlight(service, await service.newTenant(TENANT_CREDITS));
+  await service.close();
+  service = null;
+  const growth = GROWTH.tasks > 0 ? await measureGrowth(database, log) : null;
 
   const results: BenchResults = {
     date: new Date(),
+    commit: checkoutCommit(),
     postgres: database.server,
     durationSeconds: (Date.now() - startedAt) / 1000,
     loadAverage,
@@ -82,6 +90,7 @@ try {
     speechCompletion,
     latency,
     inFlight,
+    growth,
   };
   console.log(`\n${resultsTable(results)}\n`);
   await writeMainResults(resultsDocument(results));

@@ -11,6 +11,8 @@ import { percentile } from "./stats.js";
 export interface Side {
   // The process serving the load, whose CPU time is counted.
   pid: number;
+  // The core whose database's backends are counted, when not the pair's (each side on a database of its own).
+  core?: Core;
   load: Omit<LoadOptions, "durationSeconds" | "amount">;
 }
 
@@ -30,7 +32,7 @@ export interface PairResult {
 type Round = LoadResult & { serverMs: number; postgresMs: number | null };
 
 async function measureSide(core: Core, side: Side): Promise<Round> {
-  const meter = new CpuMeter(core, side.pid);
+  const meter = new CpuMeter(side.core ?? core, side.pid);
   await meter.start();
   const result = await runLoad({ ...side.load, durationSeconds: SETTINGS.roundSeconds });
   return { ...result, ...meter.stop() };

@@ -13,6 +13,8 @@ export interface BenchDatabase {
   url: string;
   // Which server, for the results: version and where it came from.
   server: string;
+  // One more database of its own on the same server, dropped when this one closes if not before.
+  another(): Promise<{ url: string; drop(): Promise<void> }>;
   close(): Promise<void>;
 }
 
@@ -24,27 +26,39 @@ function withDatabase(serverUrl: string, database: string): string {
   return url.toString();
 }
 
-async function createDatabase(serverUrl: string, origin: string, stopServer: () => Promise<void>): Promise<BenchDatabase> {
-  const name = `svc_bench_${randomBytes(5).toString("hex")}`;
+async function onServer<T>(serverUrl: string, run: (admin: postgres.Sql) => Promise<T>): Promise<T> {
   const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
-  let version: string;
   try {
-    await admin.unsafe(`create database ${name}`);
-    version = (await admin<{ server_version: string }[]>`show server_version`)[0]?.server_version ?? "?";
+    return await run(admin);
   } finally {
     await admin.end({ timeout: 5 });
   }
+}
+
+async function createDatabase(serverUrl: string, origin: string, stopServer: () => Promise<void>): Promise<BenchDatabase> {
+  const newName = () => `svc_bench_${randomBytes(5).toString("hex")}`;
+  const name = newName();
+  const version = await onServer(serverUrl, async (admin) => {
+    await admin.unsafe(`create database ${name}`);
+    return (await admin<{ server_version: string }[]>`show server_version`)[0]?.server_version ?? "?";
+  });
+  const names = new Set([name]);
+  const drop = (dropped: string) => onServer(serverUrl, (admin) => admin.unsafe(`drop database if exists ${dropped} with (force)`)).then(() => void names.delete(dropped));
   return {
     url: withDatabase(serverUrl, name),
     server: `PostgreSQL ${version.split(" ")[0]} (${origin})`,
+    async another() {
+      const other = newName();
+      await onServer(serverUrl, (admin) => admin.unsafe(`create database ${other}`));
+      names.add(other);
+      return { url: withDatabase(serverUrl, other), drop: () => drop(other) };
+    },
     async close() {
-      const cleanup = postgres(serverUrl, { max: 1, onnotice: () => {} });
       try {
-        await cleanup.unsafe(`drop database if exists ${name} with (force)`);
+        for (const remaining of [...names]) await drop(remaining);
       } finally {
-        await cleanup.end({ timeout: 5 });
+        await stopServer();
       }
-      await stopServer();
     },
   };
 }

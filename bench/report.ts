@@ -1,9 +1,12 @@
 import { cpus, release, totalmem } from "node:os";
-import type { PairResult, SideResult } from "./paired.js";
+import { http, int, mb, ms, pairRatio, ratio, verdict } from "./format.js";
+import type { PairResult } from "./paired.js";
 import type { NoopLatency } from "./job-reference.js";
 import type { AdmissionToRunning } from "./phases/latency.js";
 import type { Completion } from "./phases/completion.js";
 import type { InFlight } from "./phases/in-flight.js";
+import { growthRows, growthText } from "./growth/report.js";
+import type { GrowthResults } from "./growth/run.js";
 import { SETTINGS } from "./settings.js";
 
 // One table of figures, references, ratios and goals, printed and written to bench/RESULTS.md with the machine
@@ -11,6 +14,8 @@ import { SETTINGS } from "./settings.js";
 
 export interface BenchResults {
   date: Date;
+  // The commit measured, and whether the checkout had changes besides.
+  commit: string;
   postgres: string;
   durationSeconds: number;
   loadAverage: string;
@@ -22,6 +27,8 @@ export interface BenchResults {
   speechCompletion: Completion;
   latency: AdmissionToRunning;
   inFlight: InFlight;
+  // Null when BENCH_GROWTH_TASKS=0 skipped the growth part.
+  growth: GrowthResults | null;
 }
 
 // Issue 19's goals. The emulator stands in for the vendors, so its memory is reported apart, without a goal.
@@ -34,21 +41,6 @@ const GOALS = {
   serviceMemoryBytes: 200 * 1024 * 1024,
 };
 const SERVICE_PROCESSES = ["rest", "worker"] as const;
-
-const int = (n: number) => Math.round(n).toLocaleString("en-US");
-const ms = (n: number) => `${n < 10 ? n.toFixed(1) : Math.round(n)} ms`;
-const ratio = (n: number) => `${n.toFixed(2)}×`;
-const mb = (bytes: number) => `${Math.round(bytes / (1024 * 1024))} MB`;
-const verdict = (met: boolean) => (met ? "met" : "**not met**");
-
-function http(r: SideResult): string {
-  const postgres = r.postgresCpuUs === null ? "" : `, Postgres ${int(r.postgresCpuUs)} µs`;
-  return `${int(r.requestsPerSecond)} req/s, p50 ${ms(r.p50Ms)}, p99 ${ms(r.p99Ms)}; CPU per request: server ${int(r.serverCpuUs)} µs${postgres}`;
-}
-
-function pairRatio(pair: PairResult): string {
-  return `${ratio(pair.ratio)} (rounds ${pair.roundRatios.map(ratio).join(", ")})`;
-}
 
 export function machine(r: Pick<BenchResults, "postgres" | "loadAverage">): string[] {
   const cpu = cpus();
@@ -119,6 +111,7 @@ export function resultsTable(r: BenchResults): string {
       verdict(Math.max(...serviceMemory) <= GOALS.serviceMemoryBytes),
     ],
   ];
+  if (r.growth) rows.push(...growthRows(r.growth));
   const header = ["Measure", "Service", "Reference", "Ratio", "Goal", ""];
   return [header, header.map(() => "---"), ...rows].map((cells) => `| ${cells.join(" | ")} |`).join("\n");
 }
@@ -126,7 +119,7 @@ export function resultsTable(r: BenchResults): string {
 export function resultsDocument(r: BenchResults): string {
   return `# Benchmark results
 
-Written by \`npm run bench\` on ${r.date.toISOString()} (the run took ${Math.round(r.durationSeconds)} s).
+Written by \`npm run bench\` on ${r.date.toISOString()} at ${r.commit} (the run took ${Math.round(r.durationSeconds)} s).
 
 ${machine(r)
   .map((line) => `- ${line}`)
@@ -149,5 +142,5 @@ as far apart and times each from just before its \`add_job\` to the job's start,
 Fastify route that only runs that \`add_job\` (asked as the service is): what HTTP alone adds, before a service does
 anything of its own. In flight scripts the emulator's \`hang\` fault so every vendorA video job stays running, and samples each
 process' resident memory (\`/proc/<pid>/status\`) from the first admission until ${SETTINGS.inFlightHoldSeconds} s after the last submission.
-`;
+${r.growth ? `\n${growthText(r.growth)}` : ""}`;
 }

@@ -13,6 +13,8 @@ import { SETTINGS } from "./settings.js";
 export interface RunningService {
   restUrl: string;
   emulatorUrl: string;
+  // Where the filesystem artifact store of its processes keeps the bytes.
+  artifactDir: string;
   rest: BenchProcess;
   emulator: BenchProcess;
   core: Core;
@@ -22,7 +24,8 @@ export interface RunningService {
   close(): Promise<void>;
 }
 
-export async function startService(databaseUrl: string): Promise<RunningService> {
+// `extraEnv` adds to the processes' environment what one run needs beyond the defaults.
+export async function startService(databaseUrl: string, extraEnv: Record<string, string> = {}): Promise<RunningService> {
   const artifactDir = await mkdtemp(path.join(tmpdir(), "svc-bench-artifacts-"));
   const emulatorPort = await freePort();
   const restPort = await freePort();
@@ -33,6 +36,7 @@ export async function startService(databaseUrl: string): Promise<RunningService>
     // Each phase's tasks are one tenant's: alone, it is given the whole worker, as a deployment serving one tenant
     // would set it (TENANT_WORKER_SLOTS is half the worker by default, for fairness between tenants).
     TENANT_WORKER_SLOTS: String(SETTINGS.workerConcurrency),
+    ...extraEnv,
   };
   const core = createCore(loadConfig(env), { dbPoolSize: 4 });
   const started: BenchProcess[] = [];
@@ -53,6 +57,7 @@ export async function startService(databaseUrl: string): Promise<RunningService>
     return {
       restUrl,
       emulatorUrl,
+      artifactDir,
       rest,
       emulator,
       core,
