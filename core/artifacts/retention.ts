@@ -2,6 +2,9 @@ import { sql } from "drizzle-orm";
 import type { Clock } from "../clock.js";
 import type { Config } from "../config.js";
 import type { Db } from "../db/client.js";
+import { dropInlineMedia } from "../db/statements/drop-inline-media.js";
+import { dueArtifacts } from "../db/statements/due-artifacts.js";
+import { markArtifactsExpired } from "../db/statements/mark-artifacts-expired.js";
 import { ServiceError } from "../errors/index.js";
 import type { ArtifactStore } from "./store.js";
 
@@ -29,46 +32,18 @@ const DELETIONS_AT_ONCE = 16;
 // error), never bytes no row points at. Returns how many were expired.
 export async function expireArtifactBatch(core: RetentionRuntime): Promise<number> {
   const now = core.clock();
-  const due = await core.db.execute<{ id: string; storage_key: string }>(sql`
-    select a.id, a.storage_key
-      from artifacts a
-      left join tenant_retention r on r.tenant_id = a.tenant_id
-     where a.expired_at is null
-       and a.created_at < ${now.toISOString()}::timestamptz - make_interval(days => coalesce(r.artifact_days, ${core.config.artifactRetentionDays}))
-     order by a.created_at
-     limit ${core.config.artifactSweepBatchSize}`);
+  const due = await dueArtifacts(core.db, now, core.config.artifactRetentionDays, core.config.artifactSweepBatchSize);
   if (due.length === 0) return 0;
   for (let i = 0; i < due.length; i += DELETIONS_AT_ONCE) {
-    await Promise.all(due.slice(i, i + DELETIONS_AT_ONCE).map((row) => core.artifacts.delete(row.storage_key)));
+    await Promise.all(due.slice(i, i + DELETIONS_AT_ONCE).map((artifact) => core.artifacts.delete(artifact.storageKey)));
   }
-  await core.db.execute(sql`
-    with expired as (
-      update artifacts set expired_at = ${now.toISOString()}
-       where id in (select jsonb_array_elements_text(${JSON.stringify(due.map((row) => row.id))}::jsonb)) and expired_at is null
-      returning task_id
-    )
-    update tasks set artifacts_expired_at = ${now.toISOString()}
-     where id in (select task_id from expired where task_id is not null) and artifacts_expired_at is null`);
+  await markArtifactsExpired(core.db, due.map((artifact) => artifact.id), now);
   return due.length;
 }
 
-// The data URIs of tasks past their tenant's retention that no worker stored (a task canceled while queued keeps
-// them until then), a batch at a time.
-async function dropInlineMediaBatch(core: RetentionRuntime): Promise<number> {
-  const dropped = await core.db.execute(sql`
-    delete from task_inline_media m
-     using (
-       select m.task_id, m.pointer
-         from task_inline_media m
-         join tasks t on t.id = m.task_id
-         left join tenant_retention r on r.tenant_id = t.tenant_id
-        where t.created_at < ${core.clock().toISOString()}::timestamptz - make_interval(days => coalesce(r.artifact_days, ${core.config.artifactRetentionDays}))
-        limit ${core.config.artifactSweepBatchSize}
-     ) due
-     where m.task_id = due.task_id and m.pointer = due.pointer
-    returning m.task_id`);
-  return dropped.length;
-}
+// The data URIs of tasks past their tenant's retention that no worker stored, a batch at a time.
+const dropInlineMediaBatch = (core: RetentionRuntime) =>
+  dropInlineMedia(core.db, core.clock(), core.config.artifactRetentionDays, core.config.artifactSweepBatchSize);
 
 // The sweep's share of retention: batches until one comes back short, at most BATCHES_PER_SWEEP of each kind.
 export async function sweepRetention(core: RetentionRuntime): Promise<number> {

@@ -1,8 +1,10 @@
 import { sql } from "drizzle-orm";
-import type { AdmissionSql, AdmissionTx, Executor, Tx } from "../db/client.js";
+import type { AdmissionSql, Executor, Tx } from "../db/client.js";
 import type { Fragment } from "../db/one-statement.js";
 import { ServiceError } from "../errors/index.js";
 import { formatCredits } from "./money.js";
+import { recordSettlement } from "../db/statements/record-settlement.js";
+import { settleAccount, type AccountSettlement } from "../db/statements/settle-account.js";
 import { returnSpend } from "./spend-limits.js";
 
 // Every movement of credits is a ledger row plus a guarded update of the tenant's account, in the caller's
@@ -28,15 +30,6 @@ export function insufficientBalance(required: bigint, available: bigint): Servic
   return new ServiceError("insufficient_balance", message, {
     details: { required_credits: formatCredits(required), available_credits: formatCredits(available) },
   });
-}
-
-// Inside an admission transaction: each tenant's available balance as committed when the batch began, read
-// without a lock, so that the batch holds no account row while it writes its tasks. A tenant without an account has
-// nothing available. The holds decided from it are taken by takeHolds, guarded by the account's own check.
-export async function readBalances(sql: AdmissionTx, tenantIds: readonly string[]): Promise<Map<string, bigint>> {
-  const rows = await sql<{ tenant_id: string; available: string }[]>`
-    select tenant_id, available::text from credit_accounts where tenant_id = any(${[...tenantIds]}::text[])`;
-  return new Map(rows.map((r) => [r.tenant_id, BigInt(r.available)]));
 }
 
 export interface Hold {
@@ -102,20 +95,13 @@ const AVAILABLE_CHECK = "credit_accounts_available_check";
 // tenant when apply() runs, last before the commit and in tenant order, so a tenant's account row stays locked
 // only for the commit itself however many of its tasks end together.
 export class Settlements {
-  private readonly accounts = new Map<string, { held: bigint; spent: bigint; returned: bigint }>();
+  private readonly accounts = new Map<string, AccountSettlement>();
 
   // `captured` is spent, the rest of the hold goes back to the available balance. Returns false when the task was
   // already settled (nothing changes then).
   async settle(tx: Tx, tenantId: string, taskId: string, held: bigint, captured: bigint): Promise<boolean> {
     if (captured > held) throw new Error(`capture ${captured} exceeds hold ${held} for ${taskId}`);
-    const kind = captured === 0n ? "release" : "capture";
-    const inserted = await tx.execute(sql`
-      insert into credit_ledger (tenant_id, task_id, kind, amount, note)
-      values (${tenantId}, ${taskId}, ${kind}, ${captured === 0n ? held : captured},
-              ${captured === 0n || captured === held ? null : `returned ${formatCredits(held - captured)} of the hold`})
-      on conflict do nothing
-      returning id`);
-    if (inserted.length === 0) return false;
+    if (!(await recordSettlement(tx, tenantId, taskId, held, captured))) return false;
     if (held > captured) await returnSpend(tx, taskId, held - captured);
     const account = this.accounts.get(tenantId) ?? { held: 0n, spent: 0n, returned: 0n };
     account.held += held;
@@ -126,66 +112,7 @@ export class Settlements {
   }
 
   async apply(tx: Tx): Promise<void> {
-    for (const tenantId of [...this.accounts.keys()].sort()) {
-      const change = this.accounts.get(tenantId) as { held: bigint; spent: bigint; returned: bigint };
-      await tx.execute(sql`
-        update credit_accounts
-           set held = held - ${change.held}, spent = spent + ${change.spent}, available = available + ${change.returned},
-               updated_at = now()
-         where tenant_id = ${tenantId}`);
-    }
+    for (const tenantId of [...this.accounts.keys()].sort()) await settleAccount(tx, tenantId, this.accounts.get(tenantId) as AccountSettlement);
     this.accounts.clear();
   }
-}
-
-export interface CreditBalance {
-  available: bigint;
-  held: bigint;
-  spent: bigint;
-  granted: bigint;
-}
-
-export async function readBalance(tx: Executor, tenantId: string): Promise<CreditBalance> {
-  const rows = await tx.execute<{ available: string; held: string; spent: string; granted: string }>(sql`
-    select available::text, held::text, spent::text, granted::text from credit_accounts where tenant_id = ${tenantId}`);
-  const row = rows[0];
-  return {
-    available: BigInt(row?.available ?? "0"),
-    held: BigInt(row?.held ?? "0"),
-    spent: BigInt(row?.spent ?? "0"),
-    granted: BigInt(row?.granted ?? "0"),
-  };
-}
-
-export interface LedgerEntry {
-  id: string;
-  kind: string;
-  amount: bigint;
-  taskId: string | null;
-  note: string | null;
-  createdAt: Date;
-}
-
-// Newest first, from before the entry `beforeId` when it is given (a page's cursor). Ordered by the table's column,
-// qualified: a bare `id` in ORDER BY would name the output column, the text cast, and sort "7" after "54".
-export async function recentLedgerEntries(tx: Executor, tenantId: string, limit: number, beforeId?: string): Promise<LedgerEntry[]> {
-  const rows = await tx.execute<{
-    id: string;
-    kind: string;
-    amount: string;
-    task_id: string | null;
-    note: string | null;
-    created_at: string;
-  }>(sql`
-    select id::text, kind, amount::text, task_id, note, created_at from credit_ledger
-     where tenant_id = ${tenantId} ${beforeId === undefined ? sql`` : sql`and credit_ledger.id < ${beforeId}::bigint`}
-     order by credit_ledger.id desc limit ${limit}`);
-  return rows.map((r) => ({
-    id: r.id,
-    kind: r.kind,
-    amount: BigInt(r.amount),
-    taskId: r.task_id,
-    note: r.note,
-    createdAt: new Date(r.created_at),
-  }));
 }

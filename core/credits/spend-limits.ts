@@ -1,5 +1,5 @@
 import { sql as drizzleSql } from "drizzle-orm";
-import type { AdmissionSql, AdmissionTx, Executor } from "../db/client.js";
+import type { AdmissionSql, Executor } from "../db/client.js";
 import type { Fragment } from "../db/one-statement.js";
 import { ServiceError } from "../errors/index.js";
 import { formatCredits } from "./money.js";
@@ -38,20 +38,6 @@ export const ownerKey = (scope: SpendScope, owner: string) => `${scope}\u0000${o
 
 export interface SpendState extends SpendLimit {
   spent: bigint;
-}
-
-// Inside an admission transaction: the limits of these tenants and keys with what was held under each in its
-// current period, read without a lock like the balances (the write's check is what guarantees the limit).
-export async function readSpend(sql: AdmissionTx, tenantIds: readonly string[], keyIds: readonly string[], now: Date): Promise<Map<string, SpendState>> {
-  const rows = await sql<{ scope: SpendScope; owner: string; period: SpendPeriod; limit: string; spent: string }[]>`
-    select l.scope, l.owner, l.period, l.limit::text, coalesce(c.spent, 0)::text as spent
-      from spend_limits l
-      left join spend_counters c
-        on c.scope = l.scope and c.owner = l.owner
-       and c.period_start = date_trunc(l.period, ${now.toISOString()}::timestamptz at time zone 'UTC') at time zone 'UTC'
-     where (l.scope = 'tenant' and l.owner = any(${[...tenantIds]}::text[]))
-        or (l.scope = 'key' and l.owner = any(${[...keyIds]}::text[]))`;
-  return new Map(rows.map((r) => [ownerKey(r.scope, r.owner), { scope: r.scope, owner: r.owner, period: r.period, limit: BigInt(r.limit), spent: BigInt(r.spent) }]));
 }
 
 export interface SpendHold {

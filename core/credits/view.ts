@@ -1,7 +1,8 @@
 import { z } from "zod";
 import type { Db } from "../db/client.js";
 import { decodeCursor, pageOf, parseListQuery, type ListParameters } from "../operations/pagination.js";
-import { readBalance, recentLedgerEntries } from "./ledger.js";
+import { readBalance } from "../db/statements/read-balance.js";
+import { recentLedgerEntries } from "../db/statements/ledger-entries.js";
 import { formatCredits } from "./money.js";
 import { tenantSpendLimits } from "./spend-limits.js";
 

@@ -1,5 +1,7 @@
 import { sql as drizzleSql } from "drizzle-orm";
-import type { AdmissionSql, AdmissionTx, Executor } from "../db/client.js";
+import type { AdmissionSql, Executor } from "../db/client.js";
+import { tryKeyLock } from "../db/statements/lock-idempotency-keys.js";
+import type { StoredKey } from "../db/statements/read-idempotency-keys.js";
 import type { Fragment } from "../db/one-statement.js";
 import { ServiceError } from "../errors/index.js";
 
@@ -15,13 +17,6 @@ export interface KeyClaim {
   // client_request_id, which its refusals point at.
   keyName?: string;
   keyParam?: string;
-}
-
-// The row a key left behind: which request it identified, and the task that request created.
-export interface StoredKey {
-  fingerprint: string;
-  taskId: string;
-  expiresAt: Date;
 }
 
 export type ClaimOutcome = { kind: "claimed" } | { kind: "replay"; taskId: string };
@@ -64,43 +59,9 @@ function replayedTask(claim: KeyClaim, stored: StoredKey | undefined): string | 
   return stored.taskId;
 }
 
-// The statements below run inside an admission transaction, for many keys at once (the write as a step of its one
-// write statement, core/db/one-statement.ts). The locks are tried in one statement and the rows read in the next,
-// so the read sees every admission that released a lock before it. Each key is looked up by its primary key on its
-// own (a lateral subquery with a limit is never turned into a join), so a batch costs the same whatever the
-// table's size or the planner's statistics say; as a join, a table that grew since its last ANALYZE was read whole
-// for every batch.
-
-function keyRecords(keys: readonly { tenantId: string; key: string }[]) {
-  return keys.map(({ tenantId, key }) => ({ tenant_id: tenantId, key }));
-}
-
-// The key's lock, tried: `tenant` and `key` are SQL expressions of the statement that tries it.
-function tryKeyLock(sql: AdmissionSql, tenant: string, key: string): Fragment {
-  return sql`pg_try_advisory_xact_lock(hashtextextended((${sql.unsafe(tenant)}) || ':' || (${sql.unsafe(key)}), 0))`;
-}
-
-export async function tryLockKeys(sql: AdmissionTx, keys: readonly { tenantId: string; key: string }[]): Promise<boolean[]> {
-  const rows = await sql<{ n: string; locked: boolean }[]>`
-    select e.n, ${tryKeyLock(sql, "e.v->>'tenant_id'", "e.v->>'key'")} as locked
-      from jsonb_array_elements(${sql.json(keyRecords(keys))}::jsonb) with ordinality as e(v, n)`;
-  const locked = keys.map(() => false);
-  for (const row of rows) locked[Number(row.n) - 1] = row.locked;
-  return locked;
-}
-
-export async function readKeys(sql: AdmissionTx, keys: readonly { tenantId: string; key: string }[]): Promise<(StoredKey | undefined)[]> {
-  const rows = await sql<{ n: string; fingerprint: string; task_id: string; expires_at: Date }[]>`
-    select e.n, k.fingerprint, k.task_id, k.expires_at
-      from jsonb_array_elements(${sql.json(keyRecords(keys))}::jsonb) with ordinality as e(v, n)
-      cross join lateral (
-        select fingerprint, task_id, expires_at from idempotency_keys
-         where tenant_id = e.v->>'tenant_id' and key = e.v->>'key'
-         limit 1) k`;
-  const stored: (StoredKey | undefined)[] = keys.map(() => undefined);
-  for (const row of rows) stored[Number(row.n) - 1] = { fingerprint: row.fingerprint, taskId: row.task_id, expiresAt: row.expires_at };
-  return stored;
-}
+// The keys' locks are tried and their rows read inside the admission transaction (core/db/statements/
+// lock-idempotency-keys.ts, read-idempotency-keys.ts); the keys are written by a step of its one write statement
+// (core/db/one-statement.ts), below.
 
 // Each claimed key remembers its request and task for IDEMPOTENCY_WINDOW_MS from admission. A claimed key's row, if
 // any, has expired (a live one replays or conflicts, judgeClaim) and is replaced; the key's lock keeps any other

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import type postgres from "postgres";
-import type { AdmissionSql, AdmissionTx, Executor } from "../db/client.js";
+import type { AdmissionSql, Executor } from "../db/client.js";
 import type { Fragment } from "../db/one-statement.js";
 
 export type JobName = "execute_task" | "poll_task" | "deliver_callback";
@@ -38,14 +38,9 @@ export async function enqueueJob(tx: Executor, name: JobName, payload: Record<st
 // batch at 50,000 queued jobs, 55 % of the database's time in the create benchmark; docs/workarounds.md). Jobs
 // without keys need none of it. The columns left out take graphile-worker's defaults, as add_jobs' do.
 //
-// Three parts: the job name registered by a statement of its own before the write, as add_jobs registers it (when
-// another transaction registers the same name first, the insert waits for its commit and does nothing, and only a
-// later statement's snapshot sees the row it committed); the insert, a step of the transaction's one write
+// Three parts: the job name registered by a statement of its own before the write, as add_jobs registers it
+// (core/db/statements/register-job-name.ts); the insert, a step of the transaction's one write
 // statement (core/db/one-statement.ts), returning a row per job; the announcement, in that statement's main query.
-
-export async function registerJobName(sql: AdmissionTx, name: JobName): Promise<void> {
-  await sql`insert into graphile_worker._private_tasks (identifier) values (${name}) on conflict do nothing`;
-}
 
 export function insertJobs(sql: AdmissionSql, name: JobName, payloads: readonly Record<string, unknown>[]): Fragment {
   return sql`

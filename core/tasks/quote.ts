@@ -1,6 +1,6 @@
 import { checkCallbackSigningKey } from "./callback-fields.js";
 import { findCapability } from "../capabilities/table.js";
-import { readBalance } from "../credits/ledger.js";
+import { readBalance } from "../db/statements/read-balance.js";
 import { formatCredits } from "../credits/money.js";
 import { ServiceError } from "../errors/index.js";
 import { parseCreateInput, prepareRequest, type PrepareRuntime } from "./create.js";

@@ -1,14 +1,15 @@
-import { sql } from "drizzle-orm";
 import { sweepRetention, type RetentionRuntime } from "../artifacts/retention.js";
 import type { Db } from "../db/client.js";
+import { deleteExpiredKeys } from "../db/statements/delete-expired-keys.js";
+import { deleteOldTaskEvents } from "../db/statements/delete-old-task-events.js";
+import { expireSlots } from "../db/statements/expire-slots.js";
+import { overdueTasks } from "../db/statements/overdue-tasks.js";
 import { DEADLINE_PASSED } from "./advance.js";
 import { finishUnsuccessfully, type FinishRuntime } from "./finish.js";
-import { OPEN_STATUSES } from "./state.js";
-import { taskRowOf } from "./task-rows.js";
-import { expireSlots } from "./tenant-slots.js";
 import { stopVendorJob, type VendorStopRuntime } from "./vendor-stop.js";
 
 const TASK_EVENTS_KEPT_MS = 24 * 60 * 60 * 1000;
+const OVERDUE_PER_SWEEP = 500;
 
 // The parts of the runtime a sweep uses: the database, what a task's ending uses and what stopping its vendor job
 // uses.
@@ -24,18 +25,16 @@ export interface SweepRuntime extends FinishRuntime, VendorStopRuntime, Retentio
 // bounded batches (core/artifacts/retention.ts).
 export async function sweepOverdueTasks(core: SweepRuntime, signal: AbortSignal = new AbortController().signal): Promise<number> {
   const now = core.clock();
-  const overdue = await core.db.execute<Record<string, unknown>>(sql`
-    select * from tasks where status in ${[...OPEN_STATUSES]} and deadline_at <= ${now.toISOString()} limit 500`);
   let ended = 0;
-  for (const task of overdue.map(taskRowOf)) {
+  for (const task of await overdueTasks(core.db, now, OVERDUE_PER_SWEEP)) {
     const row = await finishUnsuccessfully(core, task.id, "fail", DEADLINE_PASSED);
     if (!row) continue;
     ended++;
     await stopVendorJob(core, task, signal);
   }
   await expireSlots(core.db, now);
-  await core.db.execute(sql`delete from idempotency_keys where expires_at <= ${now.toISOString()}`);
-  await core.db.execute(sql`delete from task_events where created_at <= ${new Date(now.getTime() - TASK_EVENTS_KEPT_MS).toISOString()}`);
+  await deleteExpiredKeys(core.db, now);
+  await deleteOldTaskEvents(core.db, new Date(now.getTime() - TASK_EVENTS_KEPT_MS));
   await sweepRetention(core);
   return ended;
 }

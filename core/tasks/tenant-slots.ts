@@ -84,12 +84,3 @@ export async function takeDeliverySlot(db: Executor, taskId: string, slots: numb
 export async function releaseSlot(db: Executor, taskId: string): Promise<void> {
   await db.execute(sql`update tasks set tenant_slot = null, tenant_slot_until = null where id = ${taskId} and tenant_slot is not null`);
 }
-
-// Frees the slots whose jobs never gave them back; the number freed.
-export async function expireSlots(db: Executor, now: Date): Promise<number> {
-  const rows = await db.execute<{ id: string }>(sql`
-    update tasks set tenant_slot = null, tenant_slot_until = null
-    where tenant_slot is not null and tenant_slot_until <= ${now.toISOString()}::timestamptz
-    returning id`);
-  return rows.length;
-}

@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { transitionsDb } from "../../core/db/client.js";
 import { finishUnsuccessfully } from "../../core/tasks/finish.js";
 import { TaskStarts, type StartOutcome } from "../../core/tasks/task-starts.js";
-import { deferralDelayMs, expireSlots, takeDeliverySlot } from "../../core/tasks/tenant-slots.js";
+import { expireSlots } from "../../core/db/statements/expire-slots.js";
+import { deferralDelayMs, takeDeliverySlot } from "../../core/tasks/tenant-slots.js";
 import { loadConfig } from "../../core/index.js";
 import { startHarness, type Harness } from "../support/harness.js";
 

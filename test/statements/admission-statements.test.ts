@@ -1,0 +1,108 @@
+import { randomUUID } from "node:crypto";
+import { sql } from "drizzle-orm";
+import postgres from "postgres";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ownerKey } from "../../core/credits/spend-limits.js";
+import { admissionConnections, type DirectSql } from "../../core/db/client.js";
+import { pipelinedTransaction } from "../../core/db/pipelined-transaction.js";
+import { tryLockKeys } from "../../core/db/statements/lock-idempotency-keys.js";
+import { readBalance } from "../../core/db/statements/read-balance.js";
+import { readBalances } from "../../core/db/statements/read-balances.js";
+import { readKeys } from "../../core/db/statements/read-idempotency-keys.js";
+import { readSpend } from "../../core/db/statements/read-spend.js";
+import { registerJobName } from "../../core/db/statements/register-job-name.js";
+import { startHarness, type Harness } from "../support/harness.js";
+
+// The reads that judge an admission batch (core/tasks/admission-batch.ts), each run as the batch runs it: inside a
+// pipelined transaction on the admission's direct connections, against a database cloned from the template.
+
+let h: Harness;
+let direct: DirectSql;
+beforeAll(async () => {
+  h = await startHarness({ worker: false, credits: "100" });
+  direct = admissionConnections(postgres(h.databaseUrl, { max: 2, onnotice: () => {} }));
+});
+afterAll(async () => {
+  await direct?.end();
+  await h?.close();
+});
+
+async function admitted(idempotencyKey: string): Promise<string> {
+  const created = await h.request("POST", "/v1/videos/prompts/enhance", {
+    body: { prompt: "a red kite over a windy beach", duration: 5, aspect_ratio: "16:9" },
+    idempotencyKey,
+  });
+  expect(created.status, JSON.stringify(created.body)).toBe(202);
+  return created.body.task_id as string;
+}
+
+describe("lock-idempotency-keys", () => {
+  it("takes the locks of keys free, and answers false for a key whose lock another admission holds", async () => {
+    const [held, free] = [randomUUID(), randomUUID()];
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let locked!: () => void;
+    const lockedFirst = new Promise<void>((resolve) => (locked = resolve));
+    const first = pipelinedTransaction(direct, async (tx) => {
+      expect(await tryLockKeys(tx, [{ tenantId: h.tenantId, key: held }])).toEqual([true]);
+      locked();
+      await released;
+    });
+    await lockedFirst;
+    const second = await pipelinedTransaction(direct, (tx) =>
+      tryLockKeys(tx, [
+        { tenantId: h.tenantId, key: free },
+        { tenantId: h.tenantId, key: held },
+      ]),
+    );
+    release();
+    await first;
+    expect(second).toEqual([true, false]);
+  });
+});
+
+describe("read-idempotency-keys", () => {
+  it("answers each key's row in the order asked, undefined for a key never used", async () => {
+    const key = randomUUID();
+    const taskId = await admitted(key);
+    const stored = await pipelinedTransaction(direct, (tx) =>
+      readKeys(tx, [
+        { tenantId: h.tenantId, key: randomUUID() },
+        { tenantId: h.tenantId, key },
+      ]),
+    );
+    expect(stored[0]).toBeUndefined();
+    expect(stored[1]).toMatchObject({ taskId, fingerprint: expect.any(String) });
+    expect(stored[1]?.expiresAt.getTime()).toBeGreaterThan(Date.now());
+  });
+});
+
+describe("read-balances", () => {
+  it("answers the available balance of each tenant with an account, as the pool reads it", async () => {
+    const balances = await pipelinedTransaction(direct, (tx) => readBalances(tx, [h.tenantId, "tenant_without_account"]));
+    expect([...balances.keys()]).toEqual([h.tenantId]);
+    expect(balances.get(h.tenantId)).toBe((await readBalance(h.core.db, h.tenantId)).available);
+  });
+});
+
+describe("read-spend", () => {
+  it("answers each limit of the tenants and keys asked with what was held under it this period", async () => {
+    await h.core.db.execute(sql`
+      insert into spend_limits (scope, owner, tenant_id, period, "limit") values ('tenant', ${h.tenantId}, ${h.tenantId}, 'day', 5000000)`);
+    const before = await pipelinedTransaction(direct, (tx) => readSpend(tx, [h.tenantId], [], new Date()));
+    expect(before.get(ownerKey("tenant", h.tenantId))).toEqual({ scope: "tenant", owner: h.tenantId, period: "day", limit: 5_000_000n, spent: 0n });
+    await admitted(randomUUID());
+    const after = await pipelinedTransaction(direct, (tx) => readSpend(tx, [h.tenantId], [], new Date()));
+    expect(after.get(ownerKey("tenant", h.tenantId))?.spent).toBeGreaterThan(0n);
+    expect(await pipelinedTransaction(direct, (tx) => readSpend(tx, ["tenant_without_limits"], [], new Date()))).toEqual(new Map());
+  });
+});
+
+describe("register-job-name", () => {
+  it("registers a job name once, however often it is asked", async () => {
+    await pipelinedTransaction(direct, (tx) => registerJobName(tx, "deliver_callback"));
+    await pipelinedTransaction(direct, (tx) => registerJobName(tx, "deliver_callback"));
+    const rows = await direct`select 1 from graphile_worker._private_tasks where identifier = 'deliver_callback'`;
+    expect(rows).toHaveLength(1);
+  });
+});

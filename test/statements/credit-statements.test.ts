@@ -1,0 +1,76 @@
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { recentLedgerEntries } from "../../core/db/statements/ledger-entries.js";
+import { readBalance } from "../../core/db/statements/read-balance.js";
+import { recordSettlement } from "../../core/db/statements/record-settlement.js";
+import { settleAccount } from "../../core/db/statements/settle-account.js";
+import { startHarness, type Harness } from "../support/harness.js";
+
+// The ledger's statements of core/db/statements/ against a database cloned from the template: the reads of
+// GET /v1/credits and its ledger, and the two writes of a task ending's settlement.
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness({ worker: false, credits: "100" });
+});
+afterAll(async () => h?.close());
+
+async function admitted(): Promise<string> {
+  const created = await h.request("POST", "/v1/videos/prompts/enhance", {
+    body: { prompt: "a red kite over a windy beach", duration: 5, aspect_ratio: "16:9" },
+    idempotencyKey: randomUUID(),
+  });
+  expect(created.status, JSON.stringify(created.body)).toBe(202);
+  return created.body.task_id as string;
+}
+
+describe("read-balance", () => {
+  it("answers a tenant's account as bigints that add up to what was granted, and zeros without an account", async () => {
+    await admitted();
+    const balance = await readBalance(h.core.db, h.tenantId);
+    expect(balance.granted).toBe(100_000_000n);
+    expect(balance.held).toBeGreaterThan(0n);
+    expect(balance.available + balance.held + balance.spent).toBe(balance.granted);
+    expect(await readBalance(h.core.db, "tenant_without_account")).toEqual({ available: 0n, held: 0n, spent: 0n, granted: 0n });
+  });
+});
+
+describe("ledger-entries", () => {
+  it("pages the ledger newest first by its numeric id", async () => {
+    const taskId = await admitted();
+    const [newest, older] = await recentLedgerEntries(h.core.db, h.tenantId, 2);
+    expect(newest).toMatchObject({ kind: "hold", taskId, note: null });
+    expect(newest?.amount).toBeGreaterThan(0n);
+    expect(newest?.createdAt).toBeInstanceOf(Date);
+    expect(BigInt(newest?.id ?? 0)).toBeGreaterThan(BigInt(older?.id ?? 0));
+    const next = await recentLedgerEntries(h.core.db, h.tenantId, 100, older?.id);
+    expect(next.map((entry) => entry.id)).not.toContain(older?.id);
+    expect(next.every((entry) => BigInt(entry.id) < BigInt(older?.id ?? 0))).toBe(true);
+    expect(next.at(-1)).toMatchObject({ kind: "grant", taskId: null });
+  });
+});
+
+describe("record-settlement and settle-account", () => {
+  it("record a task's settlement once, and move its hold to spent and available", async () => {
+    const taskId = await admitted();
+    const before = await readBalance(h.core.db, h.tenantId);
+    const [hold] = await recentLedgerEntries(h.core.db, h.tenantId, 1);
+    const held = hold?.amount ?? 0n;
+    const captured = held / 2n;
+    const recorded = await h.core.db.transaction(async (tx) => {
+      const first = await recordSettlement(tx, h.tenantId, taskId, held, captured);
+      const second = await recordSettlement(tx, h.tenantId, taskId, held, captured);
+      if (first) await settleAccount(tx, h.tenantId, { held, spent: captured, returned: held - captured });
+      return [first, second];
+    });
+    expect(recorded).toEqual([true, false]);
+    const [settlement] = await recentLedgerEntries(h.core.db, h.tenantId, 1);
+    expect(settlement).toMatchObject({ kind: "capture", taskId, amount: captured, note: expect.stringMatching(/^returned /) });
+    expect(await readBalance(h.core.db, h.tenantId)).toEqual({
+      available: before.available + held - captured,
+      held: before.held - held,
+      spent: before.spent + captured,
+      granted: before.granted,
+    });
+  });
+});

@@ -1,0 +1,110 @@
+import { randomUUID } from "node:crypto";
+import { sql } from "drizzle-orm";
+import postgres from "postgres";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { transitionsDb, type TransitionsDb } from "../../core/db/client.js";
+import { expireSlots } from "../../core/db/statements/expire-slots.js";
+import { overdueTasks } from "../../core/db/statements/overdue-tasks.js";
+import { readTasksById } from "../../core/db/statements/read-tasks.js";
+import { UnexpectedRow } from "../../core/db/statements/row-parsing.js";
+import { startTasks } from "../../core/db/statements/start-tasks.js";
+import { transitionTask } from "../../core/db/statements/transition-task.js";
+import { taskRowOf } from "../../core/tasks/task-rows.js";
+import { startHarness, type Harness } from "../support/harness.js";
+
+// The task statements of core/db/statements/, each run on the executor its kind names, against a database cloned
+// from the migrated template, with tasks admitted through the API.
+
+let h: Harness;
+let transitionsClient: postgres.Sql;
+let transitions: TransitionsDb;
+beforeAll(async () => {
+  h = await startHarness({ worker: false, credits: "100" });
+  transitionsClient = postgres(h.databaseUrl, { max: 2, onnotice: () => {} });
+  transitions = transitionsDb(transitionsClient);
+});
+afterAll(async () => {
+  await transitionsClient?.end();
+  await h?.close();
+});
+
+async function queuedTask(): Promise<string> {
+  const created = await h.request("POST", "/v1/videos/prompts/enhance", {
+    body: { prompt: "a red kite over a windy beach", duration: 5, aspect_ratio: "16:9" },
+    idempotencyKey: randomUUID(),
+  });
+  expect(created.status, JSON.stringify(created.body)).toBe(202);
+  return created.body.task_id as string;
+}
+
+const families = () => h.core.providers.withAdapters();
+
+describe("start-tasks", () => {
+  it("starts the tasks with a free slot, defers the rest to a job of their own, and leaves out what cannot start", async () => {
+    const [older, newer] = [await queuedTask(), await queuedTask()];
+    const requests = [older, newer, "task_missing"].map((taskId, i) => ({ taskId, jobId: `start-job-${i}`, deferrals: 0 }));
+    const rows = await startTasks(transitions, requests, families(), 1, new Date());
+    expect(rows.map(({ taskId, askedBy, deferred }) => ({ taskId, askedBy, deferred })).sort((a, b) => a.askedBy.localeCompare(b.askedBy))).toEqual([
+      { taskId: older, askedBy: "start-job-0", deferred: false },
+      { taskId: newer, askedBy: "start-job-1", deferred: true },
+    ]);
+    const started = rows.find((row) => row.taskId === older);
+    expect(started?.deferred === false && started.row).toMatchObject({ id: older, status: "running", attempts: 1, tenantSlot: 1 });
+    expect((await h.request("GET", `/v1/tasks/${newer}`)).body.status).toBe("queued");
+    // A family this process has no adapter for starts nothing.
+    expect(await startTasks(transitions, [{ taskId: older, jobId: "start-job-0", deferrals: 0 }], [], 1, new Date())).toEqual([]);
+  });
+});
+
+describe("transition-task", () => {
+  it("applies a transition from its own statuses only, with the changes it carries", async () => {
+    const id = await queuedTask();
+    expect(await transitionTask(h.core.db, id, "advance", { providerRef: "vendor-job" })).toBeNull();
+    const canceled = await h.core.db.transaction((tx) => transitionTask(tx, id, "cancelQueued", { cancelReason: "no longer needed" }));
+    expect(canceled).toMatchObject({ id, status: "canceled", cancelReason: "no longer needed" });
+    expect(await transitionTask(h.core.db, id, "fail", {})).toBeNull();
+  });
+});
+
+describe("read-tasks", () => {
+  it("answers the tasks found by id, parsed, and leaves out ids without one", async () => {
+    const id = await queuedTask();
+    const found = await readTasksById(h.core.reads, [id, "task_missing"]);
+    expect([...found.keys()]).toEqual([id]);
+    expect(found.get(id)).toMatchObject({ id, tenantId: h.tenantId, status: "queued", attempts: 0 });
+    expect(found.get(id)?.createdAt).toBeInstanceOf(Date);
+  });
+
+  it("refuses a row without a column of the table, or with a status the state machine does not know", async () => {
+    const [raw] = await h.core.reads<Record<string, unknown>[]>`select * from tasks limit 1`;
+    const { deadline_at: _, ...incomplete } = raw as Record<string, unknown>;
+    expect(() => taskRowOf(incomplete)).toThrow(UnexpectedRow);
+    expect(() => taskRowOf(incomplete)).toThrow(/deadline_at/);
+    expect(() => taskRowOf({ ...raw, status: "paused" })).toThrow(/status/);
+  });
+});
+
+describe("overdue-tasks", () => {
+  it("finds open tasks past their deadline, at most the limit", async () => {
+    const [late, later, onTime] = [await queuedTask(), await queuedTask(), await queuedTask()];
+    await h.core.db.execute(sql`update tasks set deadline_at = now() - interval '1 minute' where id in (${late}, ${later})`);
+    const overdue = await overdueTasks(h.core.db, new Date(), 10);
+    expect(overdue.map((task) => task.id)).toEqual(expect.arrayContaining([late, later]));
+    expect(overdue.map((task) => task.id)).not.toContain(onTime);
+    expect(await overdueTasks(h.core.db, new Date(), 1)).toHaveLength(1);
+  });
+});
+
+describe("expire-slots", () => {
+  it("frees the slots whose lease is over, and only those", async () => {
+    const [expired, held] = [await queuedTask(), await queuedTask()];
+    await h.core.db.execute(sql`update tasks set tenant_slot = 3, tenant_slot_until = now() - interval '1 second' where id = ${expired}`);
+    await h.core.db.execute(sql`update tasks set tenant_slot = 4, tenant_slot_until = now() + interval '1 hour' where id = ${held}`);
+    expect(await expireSlots(h.core.db, new Date())).toBe(1);
+    const slots = await h.core.db.execute<{ id: string; tenant_slot: number | null }>(sql`select id, tenant_slot from tasks where id in (${expired}, ${held}) order by tenant_slot nulls first`);
+    expect(slots.map((row) => [row.id, row.tenant_slot])).toEqual([
+      [expired, null],
+      [held, 4],
+    ]);
+  });
+});
