@@ -1,7 +1,8 @@
 import { ServiceError } from "./errors.js";
 import { CAPABILITY_PATHS } from "./generated/capabilities.js";
-import { operationRoute } from "./operation-route.js";
-import { Transport, type TransportOptions } from "./transport.js";
+import type { JsonOperationId, OperationAnswer, OperationArguments } from "./operation-call.js";
+import { operationRoute, routeWith } from "./operation-route.js";
+import { Transport, type RequestSpec, type TransportOptions } from "./transport.js";
 import type { Artifact, CapabilityId, CreateBody, CreatePath, CreditBalance, ListTasksQuery, Quote, Task, TaskList } from "./types.js";
 import { MAX_SERVER_WAIT_SECONDS, waitForTaskEnd, type WaitOptions } from "./wait.js";
 import { verifyWebhook } from "./webhooks.js";
@@ -109,6 +110,17 @@ export class MediaTaskClient {
 
   async credits(options: { signal?: AbortSignal } = {}): Promise<CreditBalance> {
     return (await this.transport.json<CreditBalance>({ ...operationRoute("getCredits"), signal: options.signal })).body;
+  }
+
+  // Any operation that answers JSON, by its id in the service's document and typed from it: its path parameters,
+  // query and body in, its success answer out (the task flows above have methods of their own). A read is retried
+  // like every call; a write is sent once, since a retry of one whose answer was lost could apply it twice.
+  async call<Id extends JsonOperationId>(operationId: Id, ...[request]: OperationArguments<Id>): Promise<OperationAnswer<Id>> {
+    // The typed request read as its parts: the compiler cannot see through the generic operation's types here.
+    const parts = (request ?? {}) as { path?: Record<string, string>; query?: RequestSpec["query"]; body?: unknown; signal?: AbortSignal };
+    const route = routeWith(operationId, parts.path ?? {});
+    const answer = await this.transport.json<OperationAnswer<Id>>({ ...route, query: parts.query, body: parts.body, signal: parts.signal, once: route.method !== "GET" });
+    return answer.body;
   }
 
   // An artifact's bytes as a stream (downloadArtifact, at the signed URL the task gave). Its signed URL is the

@@ -7,13 +7,17 @@ type PathParameters<Path extends string> = Path extends `${string}{${infer Name}
 
 type Route<Id extends OperationId> = (typeof OPERATION_ROUTES)[Id];
 
-// An operation's method and path, its path parameters filled in. The client names what it calls by operation id,
-// so a call the service's document lacks, or one missing a path parameter, does not compile.
+// An operation's method and path with the given path parameters filled in.
+export function routeWith(operationId: OperationId, parameters: Record<string, string>): { method: "GET" | "POST" | "DELETE"; path: string } {
+  const route = OPERATION_ROUTES[operationId];
+  return { method: route.method, path: route.path.replace(/\{(\w+)\}/g, (_match, name: string) => encodeURIComponent(parameters[name] ?? "")) };
+}
+
+// The same, typed: the client names what it calls by operation id, so a call the service's document lacks, or one
+// missing a path parameter, does not compile.
 export function operationRoute<Id extends OperationId>(
   operationId: Id,
   ...[parameters]: PathParameters<Route<Id>["path"]> extends never ? [] : [Record<PathParameters<Route<Id>["path"]>, string>]
 ): { method: Route<Id>["method"]; path: string } {
-  const route = OPERATION_ROUTES[operationId];
-  const values: Record<string, string> = parameters ?? {};
-  return { method: route.method, path: route.path.replace(/\{(\w+)\}/g, (_match, name: string) => encodeURIComponent(values[name] ?? "")) };
+  return { method: OPERATION_ROUTES[operationId].method, path: routeWith(operationId, parameters ?? {}).path };
 }

@@ -25,6 +25,8 @@ export interface RequestSpec {
   headers?: Record<string, string>;
   // Sends Authorization; off for signed URLs, whose signature is the credential (and which may be a CDN's).
   authenticated?: boolean;
+  // Sent once, never retried: a write without an idempotency key, which a retry after a lost answer could apply twice.
+  once?: boolean;
   signal?: AbortSignal;
 }
 
@@ -146,7 +148,7 @@ export class Transport {
         if (!mode.bodyOutlivesTimeout) spec.signal?.removeEventListener("abort", forward);
       }
       const delay = this.backoff(attempt, failure.retryAfterSeconds);
-      if (!failure.retryable || attempt >= this.options.maxRetries || delay > this.options.maxRetryDelayMs) throw failure;
+      if (!failure.retryable || spec.once || attempt >= this.options.maxRetries || delay > this.options.maxRetryDelayMs) throw failure;
       await sleep(delay, spec.signal);
     }
   }
