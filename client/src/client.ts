@@ -104,7 +104,8 @@ export class MediaTaskClient {
 
   // The task an Idempotency-Key created within the last 24 hours, for this tenant; null when there is none.
   async findByIdempotencyKey(idempotencyKey: string, options: { signal?: AbortSignal } = {}): Promise<Task | null> {
-    const page = await this.transport.json<TaskList>({ ...operationRoute("listTasks"), query: { idempotency_key: idempotencyKey }, signal: options.signal });
+    const route = operationRoute("listTasks");
+    const page = await this.transport.json<TaskList>({ ...route, query: { idempotency_key: idempotencyKey }, signal: options.signal });
     return page.body.data[0] ?? null;
   }
 
@@ -119,8 +120,8 @@ export class MediaTaskClient {
     // The typed request read as its parts: the compiler cannot see through the generic operation's types here.
     const parts = (request ?? {}) as { path?: Record<string, string>; query?: RequestSpec["query"]; body?: unknown; signal?: AbortSignal };
     const route = routeWith(operationId, parts.path ?? {});
-    const answer = await this.transport.json<OperationAnswer<Id>>({ ...route, query: parts.query, body: parts.body, signal: parts.signal, once: route.method !== "GET" });
-    return answer.body;
+    const once = route.method !== "GET";
+    return (await this.transport.json<OperationAnswer<Id>>({ ...route, query: parts.query, body: parts.body, signal: parts.signal, once })).body;
   }
 
   // An artifact's bytes as a stream (downloadArtifact, at the signed URL the task gave). Its signed URL is the

@@ -14,7 +14,9 @@ export type OperationAnswer<Id extends OperationId> = { [S in Successes<Id>]: Js
 // The operations that answer JSON when they succeed: not the event stream, the signed download's bytes or the pages.
 export type JsonOperationId = { [Id in OperationId]: [OperationAnswer<Id>] extends [never] ? never : Id }[OperationId];
 
-type PathPart<Id extends OperationId> = [Parts<Id>["parameters"]["path"]] extends [never | undefined] ? unknown : { path: Parts<Id>["parameters"]["path"] };
+type PathPart<Id extends OperationId> = [Parts<Id>["parameters"]["path"]] extends [never | undefined]
+  ? unknown
+  : { path: Parts<Id>["parameters"]["path"] };
 type QueryPart<Id extends OperationId> = [Parts<Id>["parameters"]["query"]] extends [never | undefined]
   ? unknown
   : { query?: Parts<Id>["parameters"]["query"] };
@@ -27,4 +29,5 @@ type BodyPart<Id extends OperationId> = [JsonOf<NonNullable<Parts<Id>["requestBo
 export type OperationRequest<Id extends OperationId> = PathPart<Id> & QueryPart<Id> & BodyPart<Id> & { signal?: AbortSignal };
 
 // The request may be left out when nothing in it is required.
-export type OperationArguments<Id extends OperationId> = Record<never, never> extends OperationRequest<Id> ? [request?: OperationRequest<Id>] : [request: OperationRequest<Id>];
+export type OperationArguments<Id extends OperationId> =
+  Record<never, never> extends OperationRequest<Id> ? [request?: OperationRequest<Id>] : [request: OperationRequest<Id>];

@@ -78,9 +78,9 @@ export interface Operation {
   // The refusals particular to this operation; authentication, area, rate limit and internal errors are added to
   // every authenticated operation.
   errors: readonly ErrorCode[];
-  // The use case. Operations without one are registered by hand (streams, signed downloads, quotes, the document
-  // itself) and only described here. Its answer is sent with the first status of `responses`, or as a StatusAnswer
-  // says.
+  // The use case. The REST server answers an operation without one with a handler keyed by its operationId
+  // (streams, signed downloads, quotes, the pages; rest-server/routes/hand-written-route.ts). Its answer is sent
+  // with the first status of `responses`, or as a StatusAnswer says.
   run?: (core: UseCaseRuntime, call: OperationCall) => Promise<unknown>;
   // The MCP tool that mirrors this operation (svc.<area>.<verb>): the tool takes its name from here, and a test
   // holds the tool list to the table.

@@ -8,11 +8,12 @@ declare module "fastify" {
   }
 }
 
-// Every route but the signed artifact download names its area; this hook authenticates, checks the area and
-// counts the request against its API key's and its tenant's budgets (kept where every server process sees them),
-// in one hook on request, before the body is read: an unauthenticated caller learns nothing about its body and
-// costs no parsing, and a refused one costs none either. The X-RateLimit-* headers go on every answer to an
-// authenticated request, errors included; unauthenticated requests (401, signed downloads) are not counted.
+// Every route whose row (in the capability or the operations table) names an area: this hook authenticates,
+// checks the area and counts the request against its API key's and its tenant's budgets (kept where every server
+// process sees them), in one hook on request, before the body is read: an unauthenticated caller learns nothing
+// about its body and costs no parsing, and a refused one costs none either. The X-RateLimit-* headers go on every
+// answer to an authenticated request, errors included; unauthenticated requests (401, signed downloads) are not
+// counted.
 export function requireAuth(core: Core, area: Area): onRequestAsyncHookHandler {
   return async (request, reply) => {
     const principal = await authenticate(core, request.headers.authorization);
