@@ -1,6 +1,5 @@
 import { sql } from "drizzle-orm";
-import type { AdmissionSql, Executor, Tx } from "../db/client.js";
-import type { Fragment } from "../db/one-statement.js";
+import type { Executor, Tx } from "../db/client.js";
 import { ServiceError } from "../errors/index.js";
 import { formatCredits } from "./money.js";
 import { recordSettlement } from "../db/statements/record-settlement.js";
@@ -32,23 +31,6 @@ export function insufficientBalance(required: bigint, available: bigint): Servic
   });
 }
 
-export interface Hold {
-  tenantId: string;
-  taskId: string;
-  amount: bigint;
-  apiKeyId: string | undefined;
-}
-
-// The ledger row of each hold; the accounts change in takeHolds. Both are steps of the admission's one write
-// statement (core/db/one-statement.ts).
-export function recordHoldEntries(sql: AdmissionSql, holds: readonly Hold[]): Fragment {
-  const records = holds.map((h) => ({ tenant_id: h.tenantId, task_id: h.taskId, amount: h.amount.toString(), api_key_id: h.apiKeyId ?? null }));
-  return sql`
-    insert into credit_ledger (tenant_id, task_id, kind, amount, api_key_id)
-    select h.tenant_id, h.task_id, 'hold', h.amount, h.api_key_id
-      from jsonb_to_recordset(${sql.json(records)}::jsonb) as h(tenant_id text, task_id text, amount bigint, api_key_id text)`;
-}
-
 // Another transaction took from a balance between the batch's read and its holds: the batch is judged again.
 export class BalanceMoved extends Error {
   constructor(payers: readonly string[]) {
@@ -57,30 +39,8 @@ export class BalanceMoved extends Error {
   }
 }
 
-// The holds moved from available to held, one update per tenant, each account row locked in tenant order (two
-// batches never deadlock) and only from the batch's write statement to its commit. The balance the holds were
-// judged against was read unlocked; if another transaction lowered it meanwhile below the holds, the account's
-// own check (available >= 0) fails the statement, and with it the transaction: balanceMovedFrom tells that
-// failure apart, and the batch is judged again. It returns one row per account changed (a tenant without an account
-// has none).
-export function takeHolds(sql: AdmissionSql, holds: readonly Hold[]): Fragment {
-  const totals = new Map<string, bigint>();
-  for (const hold of holds) totals.set(hold.tenantId, (totals.get(hold.tenantId) ?? 0n) + hold.amount);
-  const records = [...totals].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([tenant_id, total]) => ({ tenant_id, total: total.toString() }));
-  return sql`
-    with t as (
-      select * from jsonb_to_recordset(${sql.json(records)}::jsonb) as t(tenant_id text, total bigint)
-    ), locked as (
-      select tenant_id from credit_accounts where tenant_id in (select tenant_id from t) order by tenant_id for update
-    )
-    update credit_accounts c
-       set available = c.available - t.total, held = c.held + t.total, updated_at = now()
-      from t join locked using (tenant_id)
-     where c.tenant_id = t.tenant_id
-    returning c.tenant_id`;
-}
-
-// BalanceMoved when `error` is the available-balance check failing in an admission's takeHolds, which paid for
+// BalanceMoved when `error` is the available-balance check failing in an admission's write statement (core/db/
+// statements/admit-tasks.ts, takeHolds), which paid for
 // the holds of `payers` (the check does not say whose balance it was).
 export function balanceMovedFrom(error: unknown, payers: readonly string[]): BalanceMoved | null {
   const failure = error as { code?: string; constraint_name?: string } | null;

@@ -1,6 +1,5 @@
 import { sql as drizzleSql } from "drizzle-orm";
-import type { AdmissionSql, Executor } from "../db/client.js";
-import type { Fragment } from "../db/one-statement.js";
+import type { Executor } from "../db/client.js";
 import { ServiceError } from "../errors/index.js";
 import { formatCredits } from "./money.js";
 
@@ -38,37 +37,6 @@ export const ownerKey = (scope: SpendScope, owner: string) => `${scope}\u0000${o
 
 export interface SpendState extends SpendLimit {
   spent: bigint;
-}
-
-export interface SpendHold {
-  tenantId: string;
-  apiKeyId: string | undefined;
-  amount: bigint;
-}
-
-// The admission's holds added to the counters of the limits that apply to them (the tenant's, the key's), one
-// row per limit and period, inserted in owner order so that two batches lock counters in the same order. A
-// counter's limit follows the limit as set now, so a lowered limit refuses from the next admission.
-export function countSpend(sql: AdmissionSql, holds: readonly SpendHold[], now: Date): Fragment {
-  const records = holds.map((h) => ({ tenant_id: h.tenantId, api_key_id: h.apiKeyId ?? null, amount: h.amount.toString() }));
-  return sql`
-    with h as (
-      select * from jsonb_to_recordset(${sql.json(records)}::jsonb) as h(tenant_id text, api_key_id text, amount bigint)
-    ), owners as (
-      select 'tenant' as scope, tenant_id as owner, amount from h
-      union all
-      select 'key', api_key_id, amount from h where api_key_id is not null
-    ), due as (
-      select l.scope, l.owner, l.period, l.limit, sum(o.amount)::bigint as amount
-        from owners o join spend_limits l on l.scope = o.scope and l.owner = o.owner
-       group by l.scope, l.owner, l.period, l.limit
-    )
-    insert into spend_counters (scope, owner, period_start, spent, "limit")
-    select scope, owner, date_trunc(period, ${now.toISOString()}::timestamptz at time zone 'UTC') at time zone 'UTC', amount, "limit"
-      from due order by scope, owner
-    on conflict (scope, owner, period_start) do update
-      set spent = spend_counters.spent + excluded.spent, "limit" = excluded."limit"
-    returning scope`;
 }
 
 // Whether `error` is a counter's limit check failing in an admission's write (another admission counted spend

@@ -1,8 +1,6 @@
 import { sql as drizzleSql } from "drizzle-orm";
-import type { AdmissionSql, Executor } from "../db/client.js";
-import { tryKeyLock } from "../db/statements/lock-idempotency-keys.js";
+import type { Executor } from "../db/client.js";
 import type { StoredKey } from "../db/statements/read-idempotency-keys.js";
-import type { Fragment } from "../db/one-statement.js";
 import { ServiceError } from "../errors/index.js";
 
 export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
@@ -60,46 +58,8 @@ function replayedTask(claim: KeyClaim, stored: StoredKey | undefined): string | 
 }
 
 // The keys' locks are tried and their rows read inside the admission transaction (core/db/statements/
-// lock-idempotency-keys.ts, read-idempotency-keys.ts); the keys are written by a step of its one write statement
-// (core/db/one-statement.ts), below.
-
-// Each claimed key remembers its request and task for IDEMPOTENCY_WINDOW_MS from admission. A claimed key's row, if
-// any, has expired (a live one replays or conflicts, judgeClaim) and is replaced; the key's lock keeps any other
-// admission from claiming it meanwhile, and a batch claims each key once.
-export function recordKeys(sql: AdmissionSql, claims: readonly (KeyClaim & { taskId: string })[]): Fragment {
-  return sql`
-    insert into idempotency_keys (tenant_id, key, fingerprint, task_id, created_at, expires_at)
-    select * from jsonb_to_recordset(${sql.json(keyRowRecords(claims))}::jsonb)
-      as r(tenant_id text, key text, fingerprint text, task_id text, created_at timestamptz, expires_at timestamptz)
-    on conflict (tenant_id, key) do update
-      set fingerprint = excluded.fingerprint, task_id = excluded.task_id, created_at = excluded.created_at,
-          expires_at = excluded.expires_at`;
-}
-
-// The keys of an admission that judged nothing (core/tasks/admission-batch.ts, its first attempt), claimed as they
-// are stored: each row is inserted only once its key's lock is taken, and the statement fails (admission_guard,
-// migrations/0009) when a lock is held elsewhere, or (unique violation) when the key has a row already, live or
-// expired, or comes twice. Taking the lock before inserting the row means the insert never waits on another
-// admission's uncommitted row of the same key: every admission holds a key's lock from before it stores the key
-// until it ends.
-export function claimFreshKeys(sql: AdmissionSql, claims: readonly (KeyClaim & { taskId: string })[]): Fragment {
-  return sql`
-    insert into idempotency_keys (tenant_id, key, fingerprint, task_id, created_at, expires_at)
-    select r.* from jsonb_to_recordset(${sql.json(keyRowRecords(claims))}::jsonb)
-      as r(tenant_id text, key text, fingerprint text, task_id text, created_at timestamptz, expires_at timestamptz)
-     where admission_guard(${tryKeyLock(sql, "r.tenant_id", "r.key")}, 'a key is being admitted elsewhere')`;
-}
-
-function keyRowRecords(claims: readonly (KeyClaim & { taskId: string })[]) {
-  return claims.map((c) => ({
-    tenant_id: c.tenantId,
-    key: c.key,
-    fingerprint: c.fingerprint,
-    task_id: c.taskId,
-    created_at: c.now.toISOString(),
-    expires_at: new Date(c.now.getTime() + IDEMPOTENCY_WINDOW_MS).toISOString(),
-  }));
-}
+// lock-idempotency-keys.ts, read-idempotency-keys.ts); the keys are written by its one write statement
+// (core/db/statements/admit-tasks.ts).
 
 // A read before admission's fallible steps finish refusing: a replay of an admitted request answers with its task
 // even if those steps would now refuse it, and a changed body is refused as a conflict. Outside any transaction,

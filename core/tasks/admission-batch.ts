@@ -1,19 +1,19 @@
-import { BalanceMoved, balanceMovedFrom, insufficientBalance, recordHoldEntries, takeHolds } from "../credits/ledger.js";
-import { countSpend, isSpendLimitCheck, ownerKey, spendLimitReached, type SpendState } from "../credits/spend-limits.js";
+import { BalanceMoved, balanceMovedFrom, insufficientBalance } from "../credits/ledger.js";
+import { isSpendLimitCheck, ownerKey, spendLimitReached, type SpendState } from "../credits/spend-limits.js";
 import type { AdmissionSql, DirectSql } from "../db/client.js";
 import { retryOnLostConnection } from "../db/lost-connection.js";
-import { oneStatement, type WriteStep } from "../db/one-statement.js";
+import type { WriteStep } from "../db/one-statement.js";
 import { pipelinedTransaction } from "../db/pipelined-transaction.js";
+import { admitTasks, type AdmittedTasks } from "../db/statements/admit-tasks.js";
 import { tryLockKeys } from "../db/statements/lock-idempotency-keys.js";
 import { readBalances } from "../db/statements/read-balances.js";
 import { readKeys } from "../db/statements/read-idempotency-keys.js";
 import { readSpend } from "../db/statements/read-spend.js";
 import { registerJobName } from "../db/statements/register-job-name.js";
 import { ServiceError } from "../errors/index.js";
-import { claimFreshKeys, judgeClaim, recordKeys, type KeyClaim } from "../idempotency/claim.js";
-import { announceJobs, insertJobs } from "../jobs/enqueue.js";
+import { judgeClaim, type KeyClaim } from "../idempotency/claim.js";
 import { findCapability } from "../capabilities/table.js";
-import { taskRowSteps } from "./admitted-rows.js";
+import { storedTaskRecords } from "./admitted-rows.js";
 import type { TaskRow } from "./repository.js";
 
 // Many admissions at once, each with the guarantees it would have alone: its idempotency key claimed (or
@@ -22,9 +22,9 @@ import type { TaskRow } from "./repository.js";
 // claimed it is in progress, and each hold is judged against the balance the members before it left.
 //
 // The batch is first written as though every member were admitted — fresh keys, balances that cover the holds —
-// in ONE statement, committed on its own (one round trip, nothing read first): the statement checks those
-// assumptions as it writes and fails whole when one does not hold (a key stored or being admitted, a balance
-// short, an account missing, anything the database refuses). Then, and only then, the batch is judged: a
+// in ONE statement (core/db/statements/admit-tasks.ts), committed on its own (one round trip, nothing read first):
+// the statement checks those assumptions as it writes and fails whole when one does not hold (a key stored or
+// being admitted, a balance short, an account missing, anything the database refuses). Then, and only then, the batch is judged: a
 // transaction whose first round trip sends BEGIN with the reads (locks, keys, balances) and whose second sends
 // every write as one statement with the COMMIT right behind it (core/db/pipelined-transaction.ts, commitWith).
 // Spend limits (core/credits/spend-limits.ts) are judged like balances: each hold against what the members before
@@ -69,15 +69,9 @@ export async function admitBatch(direct: DirectSql, admissions: readonly Admissi
 // Every member admitted in one statement, or nothing written and false (the batch is judged instead). Its failure
 // is expected, not reported: the judged attempt decides each member's outcome and surfaces whatever is wrong.
 async function admitAsWritten(direct: DirectSql, admissions: readonly Admission[]): Promise<boolean> {
-  const payers = payersOf(admissions).length;
-  const steps = writeSteps(direct, admissions, { name: "key_rows", statement: claimFreshKeys(direct, claimsOf(admissions)) }, batchNow(admissions));
-  const announce = announceJobs(direct, "job_rows");
-  const last =
-    payers > 0
-      ? direct`select ${announce}, admission_guard((select count(*) from held_balances) = ${payers}, 'an account is missing')`
-      : direct`select ${announce}`;
+  const statement = admitTasks(direct, admittedTasks(direct, admissions, batchNow(admissions)), "claim", payersOf(admissions).length);
   try {
-    await oneStatement(direct, steps, last);
+    await statement;
     return true;
   } catch {
     return false;
@@ -133,9 +127,8 @@ async function judgeAndWrite(direct: DirectSql, admissions: readonly Admission[]
     }
 
     if (admitted.length === 0) return results;
-    const steps = writeSteps(connection, admitted, { name: "key_rows", statement: recordKeys(connection, claimsOf(admitted)) }, now);
     try {
-      await commitWith(oneStatement(connection, steps, connection`select ${announceJobs(connection, "job_rows")}`));
+      await commitWith(admitTasks(connection, admittedTasks(connection, admitted, now), "record"));
     } catch (error) {
       // Another admission counted spend under a shared limit since the reading: judged again, like a balance.
       if (isSpendLimitCheck(error)) throw new BalanceMoved(payers);
@@ -161,24 +154,11 @@ const claimsOf = (admitted: readonly Admission[]) => admitted.map((a) => ({ ...a
 const holdsOf = (admitted: readonly Admission[]) =>
   admitted.filter((a) => a.hold > 0n).map((a) => ({ tenantId: a.claim.tenantId, taskId: a.row.id, amount: a.hold, apiKeyId: a.apiKeyId }));
 
-// The writes of admitted members, as the steps of one statement, with their keys stored by `keys`: the tasks, what
-// their capabilities do on admission, the jobs, the holds' ledger rows, the accounts' change (`held_balances`) and
-// the spend counted under limits.
-function writeSteps(sql: AdmissionSql, admitted: readonly Admission[], keys: WriteStep, now: Date): WriteStep[] {
+// What the write statement stores for admitted members: the tasks, what their capabilities do on admission, the
+// keys, and the holds with the spend they count.
+function admittedTasks(sql: AdmissionSql, admitted: readonly Admission[], now: Date): AdmittedTasks {
   const rows = admitted.map((a) => a.row);
-  const holds = holdsOf(admitted);
-  const steps: WriteStep[] = [
-    ...taskRowSteps(sql, rows),
-    ...admissionHooks(sql, rows),
-    keys,
-    { name: "job_rows", statement: insertJobs(sql, "execute_task", rows.map((row) => ({ task_id: row.id }))) },
-  ];
-  if (holds.length > 0) {
-    steps.push({ name: "hold_rows", statement: recordHoldEntries(sql, holds) });
-    steps.push({ name: "held_balances", statement: takeHolds(sql, holds) });
-    steps.push({ name: "spend_rows", statement: countSpend(sql, holds, now) });
-  }
-  return steps;
+  return { ...storedTaskRecords(rows), capabilitySteps: admissionHooks(sql, rows), claims: claimsOf(admitted), holds: holdsOf(admitted), now };
 }
 
 // The admission hooks of the capabilities among the admitted tasks (core/capabilities/types.ts, lifecycle), each

@@ -1,11 +1,9 @@
-import type postgres from "postgres";
 import type { Capability, Prepared } from "../capabilities/types.js";
-import type { AdmissionSql } from "../db/client.js";
-import type { WriteStep } from "../db/one-statement.js";
+import type { AdmittedTasks } from "../db/statements/admit-tasks.js";
 import { inputSchemaOf } from "../capabilities/table.js";
 import { splitInlineMedia } from "../media/inline.js";
 import type { StoredUsage } from "./envelope.js";
-import { TASK_COLUMN_NAMES, taskRecordOf, type TaskRow } from "./task-rows.js";
+import { taskRecordOf, type TaskRow } from "./task-rows.js";
 
 // A task as admission creates it, complete before it is stored: the admission batch inserts it without reading it
 // back, and the 202 is rendered from this row (what a GET shows afterwards, key order of JSON objects aside).
@@ -82,33 +80,14 @@ export function admittedTaskRow(fields: AdmittedTaskFields): TaskRow {
   };
 }
 
-const TASK_COLUMNS = TASK_COLUMN_NAMES.map((name) => `"${name}"`).join(", ");
-
-// The steps storing the tasks, for the admission's one write statement (core/db/one-statement.ts). Each task is
-// stored with references in place of its data URIs, which go to task_inline_media (core/media/inline.ts).
-export function taskRowSteps(sql: AdmissionSql, rows: readonly TaskRow[]): WriteStep[] {
-  const inline: { task_id: string; pointer: string; data_uri: string }[] = [];
-  const stored = rows.map((row) => {
+// The tasks as the admission's write statement stores them (core/db/statements/admit-tasks.ts): records by column
+// name, each with references in place of its data URIs, which go to task_inline_media (core/media/inline.ts).
+export function storedTaskRecords(rows: readonly TaskRow[]): Pick<AdmittedTasks, "records" | "inlineMedia"> {
+  const inlineMedia: { task_id: string; pointer: string; data_uri: string }[] = [];
+  const records = rows.map((row) => {
     const split = splitInlineMedia(inputSchemaOf(row.capability), row.input as Record<string, unknown>);
-    for (const media of split.inline) inline.push({ task_id: row.id, pointer: media.pointer, data_uri: media.dataUri });
+    for (const media of split.inline) inlineMedia.push({ task_id: row.id, pointer: media.pointer, data_uri: media.dataUri });
     return taskRecordOf(split.inline.length > 0 ? { ...row, input: split.input } : row);
   });
-  const columns = sql.unsafe(TASK_COLUMNS);
-  const steps: WriteStep[] = [
-    {
-      name: "task_rows",
-      statement: sql`
-        insert into tasks (${columns})
-        select ${columns} from jsonb_populate_recordset(null::tasks, ${sql.json(stored as postgres.JSONValue)}::jsonb)`,
-    },
-  ];
-  if (inline.length > 0) {
-    steps.push({
-      name: "task_inline_media_rows",
-      statement: sql`
-        insert into task_inline_media (task_id, pointer, data_uri)
-        select task_id, pointer, data_uri from jsonb_to_recordset(${sql.json(inline)}::jsonb) as m(task_id text, pointer text, data_uri text)`,
-    });
-  }
-  return steps;
+  return { records, inlineMedia };
 }

@@ -4,7 +4,8 @@ import { pipelinedTransaction } from "../../core/db/pipelined-transaction.js";
 import { admissionConnections, type AdmissionTx, type DirectSql } from "../../core/db/client.js";
 import { oneStatement } from "../../core/db/one-statement.js";
 import { registerJobName } from "../../core/db/statements/register-job-name.js";
-import { announceJobs, insertJobs, type JobName } from "../../core/jobs/enqueue.js";
+import { announceJobs, insertJobs } from "../../core/db/statements/admit-tasks.js";
+import type { JobName } from "../../core/jobs/enqueue.js";
 import { createTestDatabase, type TestDatabase } from "../support/databases.js";
 
 // Admission adds its jobs with one INSERT into graphile-worker's job table instead of graphile_worker.add_jobs

@@ -6,7 +6,7 @@ const STATEMENT = "lock-idempotency-keys";
 
 // A key's lock, tried: `tenant` and `key` are SQL expressions of the statement that tries it. A transaction-scoped
 // advisory lock on (tenant, key) marks the key as being admitted (core/idempotency/claim.ts, judgeClaim); the
-// admission's first write statement takes it too (claimFreshKeys).
+// admission's first write statement takes it too (admit-tasks.ts, claimKeys).
 export function tryKeyLock(sql: AdmissionSql, tenant: string, key: string): Fragment {
   return sql`pg_try_advisory_xact_lock(hashtextextended((${sql.unsafe(tenant)}) || ':' || (${sql.unsafe(key)}), 0))`;
 }

@@ -5,7 +5,7 @@ const STATEMENT = "read-balances";
 
 // Inside an admission transaction: each tenant's available balance as committed when the batch began, read
 // without a lock, so that the batch holds no account row while it writes its tasks. A tenant without an account
-// has nothing available. The holds decided from it are taken by the write statement (core/credits/ledger.ts,
+// has nothing available. The holds decided from it are taken by the write statement (admit-tasks.ts,
 // takeHolds), guarded by the account's own check.
 export async function readBalances(sql: AdmissionTx, tenantIds: readonly string[]): Promise<Map<string, bigint>> {
   const rows = await sql<Record<string, unknown>[]>`

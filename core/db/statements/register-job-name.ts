@@ -1,7 +1,7 @@
 import type { JobName } from "../../jobs/enqueue.js";
 import type { AdmissionTx } from "../client.js";
 
-// Inside an admission transaction, before its write statement adds the jobs (core/jobs/enqueue.ts, insertJobs):
+// Inside an admission transaction, before its write statement adds the jobs (admit-tasks.ts, insertJobs):
 // the job name registered as graphile-worker's add_jobs registers it. When another transaction registers the same
 // name first, this insert waits for its commit and does nothing, and only a later statement's snapshot sees the
 // row it committed (docs/workarounds.md #6). It answers no rows.
