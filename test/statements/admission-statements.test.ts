@@ -5,16 +5,20 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ownerKey } from "../../core/credits/spend-limits.js";
 import { admissionConnections, type DirectSql } from "../../core/db/client.js";
 import { pipelinedTransaction } from "../../core/db/pipelined-transaction.js";
+import { admitTasks } from "../../core/db/statements/admit-tasks.js";
 import { tryLockKeys } from "../../core/db/statements/lock-idempotency-keys.js";
 import { readBalance } from "../../core/db/statements/read-balance.js";
 import { readBalances } from "../../core/db/statements/read-balances.js";
 import { readKeys } from "../../core/db/statements/read-idempotency-keys.js";
 import { readSpend } from "../../core/db/statements/read-spend.js";
+import { readTasksById } from "../../core/db/statements/read-tasks.js";
 import { registerJobName } from "../../core/db/statements/register-job-name.js";
+import { taskRecordOf } from "../../core/tasks/task-rows.js";
 import { startHarness, type Harness } from "../support/harness.js";
 
-// The reads that judge an admission batch (core/tasks/admission-batch.ts), each run as the batch runs it: inside a
-// pipelined transaction on the admission's direct connections, against a database cloned from the template.
+// The admission batch's statements (core/tasks/admission-batch.ts), each run as the batch runs it on the
+// admission's direct connections (the reads that judge it inside a pipelined transaction), against a database
+// cloned from the template.
 
 let h: Harness;
 let direct: DirectSql;
@@ -104,5 +108,41 @@ describe("register-job-name", () => {
     await pipelinedTransaction(direct, (tx) => registerJobName(tx, "deliver_callback"));
     const rows = await direct`select 1 from graphile_worker._private_tasks where identifier = 'deliver_callback'`;
     expect(rows).toHaveLength(1);
+  });
+});
+
+describe("admit-tasks", () => {
+  it("stores the tasks with their keys, jobs, holds and balances in one statement, and nothing when one check fails", async () => {
+    const [template] = (await readTasksById(h.core.reads, [await admitted(randomUUID())])).values();
+    const now = new Date();
+    const taskId = `task_${randomUUID().replaceAll("-", "").slice(0, 26)}`;
+    const admittedTasks = {
+      records: [taskRecordOf({ ...template!, id: taskId, createdAt: now })],
+      inlineMedia: [],
+      capabilitySteps: [],
+      claims: [{ tenantId: h.tenantId, key: randomUUID(), fingerprint: "fingerprint", now, taskId }],
+      holds: [{ tenantId: h.tenantId, taskId, amount: 1_000n, apiKeyId: undefined }],
+      now,
+    };
+    const before = await readBalance(h.core.db, h.tenantId);
+    await admitTasks(direct, admittedTasks, "claim", 1);
+    expect((await readTasksById(h.core.reads, [taskId])).get(taskId)).toMatchObject({ id: taskId, status: "queued" });
+    const after = await readBalance(h.core.db, h.tenantId);
+    expect([after.available, after.held]).toEqual([before.available - 1_000n, before.held + 1_000n]);
+    expect(await direct`select 1 from idempotency_keys where task_id = ${taskId}`).toHaveLength(1);
+    expect(await direct`select 1 from credit_ledger where task_id = ${taskId} and kind = 'hold' and amount = 1000`).toHaveLength(1);
+    expect(await direct`select 1 from graphile_worker._private_jobs where payload->>'task_id' = ${taskId}`).toHaveLength(1);
+
+    // The same key claimed again fails the statement, and none of its other steps is left behind.
+    const again = `task_${randomUUID().replaceAll("-", "").slice(0, 26)}`;
+    const replayed = {
+      ...admittedTasks,
+      records: [taskRecordOf({ ...template!, id: again, createdAt: now })],
+      claims: [{ ...admittedTasks.claims[0]!, taskId: again }],
+      holds: [{ ...admittedTasks.holds[0]!, taskId: again }],
+    };
+    await expect(admitTasks(direct, replayed, "claim", 1)).rejects.toThrow();
+    expect((await readTasksById(h.core.reads, [again])).size).toBe(0);
+    expect(await readBalance(h.core.db, h.tenantId)).toEqual(after);
   });
 });
