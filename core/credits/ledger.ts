@@ -3,8 +3,8 @@ import type { Executor, Tx } from "../db/client.js";
 import { ServiceError } from "../errors/index.js";
 import { formatCredits } from "./money.js";
 import { recordSettlement } from "../db/statements/record-settlement.js";
+import { returnSpend } from "../db/statements/return-spend.js";
 import { settleAccount, type AccountSettlement } from "../db/statements/settle-account.js";
-import { returnSpend } from "./spend-limits.js";
 
 // Every movement of credits is a ledger row plus a guarded update of the tenant's account, in the caller's
 // transaction (holds come many at a time, from an admission batch: one update per tenant). The partial unique

@@ -71,21 +71,6 @@ export function spendLimitReached(state: SpendState, required: bigint, now: Date
   });
 }
 
-// A refund gives its spend back: `amount` of the task's hold returns to the counters it was counted in (the
-// period of the task's admission, the tenant's and its key's limits). A counter started after the hold never
-// held it, hence the floor at zero.
-export async function returnSpend(tx: Executor, taskId: string, amount: bigint): Promise<void> {
-  await tx.execute(drizzleSql`
-    update spend_counters c
-       set spent = greatest(c.spent - ${amount}, 0)
-      from credit_ledger h
-      join tasks t on t.id = h.task_id
-      join spend_limits l on (l.scope = 'tenant' and l.owner = h.tenant_id) or (l.scope = 'key' and l.owner = h.api_key_id)
-     where h.task_id = ${taskId} and h.kind = 'hold'
-       and c.scope = l.scope and c.owner = l.owner
-       and c.period_start = date_trunc(l.period, t.created_at at time zone 'UTC') at time zone 'UTC'`);
-}
-
 // Sets (or, with null, removes) the limit of a key or a tenant. False when there is no such key or tenant.
 export async function setSpendLimit(db: Executor, scope: SpendScope, owner: string, change: { period: SpendPeriod; limit: bigint } | null): Promise<boolean> {
   const found = await db.execute(

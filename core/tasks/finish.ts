@@ -1,7 +1,8 @@
 import { sql } from "drizzle-orm";
 import type { Clock } from "../clock.js";
 import type { GroupCommit } from "../db/group-commit.js";
-import { artifacts, tasks } from "../db/schema/index.js";
+import { tasks } from "../db/schema/index.js";
+import { insertArtifacts, type NewArtifact } from "../db/statements/insert-artifacts.js";
 import { recordFinish, type TaskEventRecorder } from "../observability/task-events.js";
 import { findCapability } from "../capabilities/table.js";
 import type { StoredError, StoredUsage } from "./envelope.js";
@@ -11,16 +12,6 @@ import { transitionTask } from "../db/statements/transition-task.js";
 import { TASK_TRANSITIONS } from "./state.js";
 import type { TaskChanges } from "./task-rows.js";
 import { SLOT_RELEASED } from "./tenant-slots.js";
-
-export interface NewArtifact {
-  id: string;
-  kind: string;
-  contentType: string;
-  byteSize: number;
-  sha256: string;
-  storageKey: string;
-  media: Record<string, unknown>;
-}
 
 // The parts of the runtime a task's ending uses: the group commits of endings, the clock, and what the finish is
 // counted and logged with.
@@ -58,7 +49,7 @@ export async function finishSucceeded(
     });
     if (!row) return null;
     if (result.artifacts.length > 0) {
-      await tx.insert(artifacts).values(result.artifacts.map((a) => ({ ...a, tenantId: row.tenantId, taskId, createdAt: now })));
+      await insertArtifacts(tx, row.tenantId, taskId, result.artifacts, now);
     }
     await settlements.settle(tx, row.tenantId, taskId, row.heldMicro, row.chargedMicro - row.refundedMicro);
     await findCapability(row.capability)?.lifecycle?.finished?.(tx, row, now);

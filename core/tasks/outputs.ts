@@ -12,7 +12,7 @@ import { findPrice, priceLine } from "../credits/pricing.js";
 import { downloadOutput } from "../providers/http.js";
 import { ProviderFailure, type ProviderOutput, type ProviderResult } from "../providers/types.js";
 import type { StoredUsage } from "./envelope.js";
-import type { NewArtifact } from "./finish.js";
+import type { NewArtifact } from "../db/statements/insert-artifacts.js";
 import type { TaskRow } from "./repository.js";
 
 const CONTENT_TYPES: Record<string, string> = {

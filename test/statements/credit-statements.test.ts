@@ -1,13 +1,15 @@
 import { randomUUID } from "node:crypto";
+import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { recentLedgerEntries } from "../../core/db/statements/ledger-entries.js";
 import { readBalance } from "../../core/db/statements/read-balance.js";
 import { recordSettlement } from "../../core/db/statements/record-settlement.js";
+import { returnSpend } from "../../core/db/statements/return-spend.js";
 import { settleAccount } from "../../core/db/statements/settle-account.js";
 import { startHarness, type Harness } from "../support/harness.js";
 
 // The ledger's statements of core/db/statements/ against a database cloned from the template: the reads of
-// GET /v1/credits and its ledger, and the two writes of a task ending's settlement.
+// GET /v1/credits and its ledger, and the writes of a task ending's settlement.
 
 let h: Harness;
 beforeAll(async () => {
@@ -72,5 +74,23 @@ describe("record-settlement and settle-account", () => {
       spent: before.spent + captured,
       granted: before.granted,
     });
+  });
+});
+
+describe("return-spend", () => {
+  it("gives a refunded hold back to the spend counters it was counted in, never below zero", async () => {
+    await h.core.db.execute(sql`
+      insert into spend_limits (scope, owner, tenant_id, period, "limit") values ('tenant', ${h.tenantId}, ${h.tenantId}, 'month', 50000000)`);
+    const taskId = await admitted();
+    const spent = async () => {
+      const [row] = await h.core.db.execute<{ spent: string }>(sql`select spent::text from spend_counters where owner = ${h.tenantId}`);
+      return BigInt(row?.spent ?? "-1");
+    };
+    const counted = await spent();
+    expect(counted).toBeGreaterThan(0n);
+    await h.core.db.transaction((tx) => returnSpend(tx, taskId, 1n));
+    expect(await spent()).toBe(counted - 1n);
+    await h.core.db.transaction((tx) => returnSpend(tx, taskId, counted * 2n));
+    expect(await spent()).toBe(0n);
   });
 });

@@ -4,6 +4,7 @@ import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { transitionsDb, type TransitionsDb } from "../../core/db/client.js";
 import { expireSlots } from "../../core/db/statements/expire-slots.js";
+import { insertArtifacts } from "../../core/db/statements/insert-artifacts.js";
 import { overdueTasks } from "../../core/db/statements/overdue-tasks.js";
 import { readTasksById } from "../../core/db/statements/read-tasks.js";
 import { UnexpectedRow } from "../../core/db/statements/row-parsing.js";
@@ -106,5 +107,26 @@ describe("expire-slots", () => {
       [expired, null],
       [held, 4],
     ]);
+  });
+});
+
+describe("insert-artifacts", () => {
+  it("stores a succeeding task's outputs in its ending's transaction on the transitions client", async () => {
+    const taskId = await queuedTask();
+    const stored = [1, 2].map((n) => ({
+      id: `art_statement_${n}`,
+      kind: "image",
+      contentType: "image/png",
+      byteSize: 1000 * n,
+      sha256: `sha-${n}`,
+      storageKey: `tasks/${taskId}/${n}.png`,
+      media: { width: 64 * n, height: 64 },
+    }));
+    const at = new Date("2026-11-27T12:00:00.000Z");
+    await transitions.transaction((tx) => insertArtifacts(tx, h.tenantId, taskId, stored, at));
+    const rows = await h.core.db.query.artifacts.findMany({ where: (artifact, { eq }) => eq(artifact.taskId, taskId), orderBy: (artifact, { asc }) => asc(artifact.id) });
+    expect(rows.map(({ id, tenantId, byteSize, media, createdAt, expiredAt }) => ({ id, tenantId, byteSize, media, createdAt, expiredAt }))).toEqual(
+      stored.map((a) => ({ id: a.id, tenantId: h.tenantId, byteSize: a.byteSize, media: a.media, createdAt: at, expiredAt: null })),
+    );
   });
 });
