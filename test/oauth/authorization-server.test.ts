@@ -156,6 +156,21 @@ describe("discovery", () => {
     expect(registered.token_endpoint_auth_method).toBe("none");
     expect(registered.client_secret).toBeUndefined();
   });
+
+  it("registers redirect URIs over HTTPS or to loopback only", async () => {
+    const registration = (redirect_uris: string[]) =>
+      fetch(endpoint("/oauth/register"), { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ redirect_uris }) });
+    for (const uri of ["http://example.com/callback", "http://10.0.0.5:8080/callback", "http://host.localhost.example/cb"]) {
+      const refused = await registration([callback.redirectUrl, uri]);
+      expect(refused.status).toBe(400);
+      const body = (await refused.json()) as Any;
+      expect(body.error).toBe("invalid_redirect_uri");
+      expect(body.error_description).toContain(uri);
+    }
+    for (const uri of ["https://example.com/callback", "http://localhost:9999/cb", "http://[::1]/cb"]) {
+      expect((await registration([uri])).status).toBe(201);
+    }
+  });
 });
 
 describe("a host that knows only the MCP URL", () => {

@@ -52,6 +52,15 @@ export function redirectUriAllowed(registered: readonly string[], requested: str
   return requested.startsWith(origin) && registered.includes(`http://${url.hostname}${requested.slice(origin.length)}`);
 }
 
+// A redirect URI is HTTPS or plain HTTP to a loopback address (OAuth 2.1 §1.5 and §8.4.2; the MCP authorization
+// spec: "either localhost URLs or HTTPS URLs"): a code sent in clear over the network could be read on its way.
+// oidc-provider lets a web client register any http URI. Checked for registrations and metadata documents alike.
+export function redirectUriRefusal(uri: string): string | null {
+  const url = URL.parse(uri);
+  if (url?.protocol === "http:" && !LOOPBACK_HOSTS.has(url.hostname)) return `redirect_uris must use https, or http to a loopback address (127.0.0.1, [::1], localhost): ${uri.slice(0, 200)}`;
+  return null;
+}
+
 // A session whose key was revoked, or whose tenant was suspended, since the person signed in asks to sign in again.
 function loginPolicy({ interactionPolicy }: OidcProvider) {
   const policy = interactionPolicy.base();
@@ -93,6 +102,21 @@ export async function createAuthorizationServer(config: Config, db: Db, pages: A
     ...(config.outboundAllowLoopbackHttp ? { fetch: fetchAllowingLoopback } : {}),
     // Public clients only: a host on a person's machine or in a browser has nowhere to keep a secret.
     clientAuthMethods: ["none"],
+    // Listed so that oidc-provider hands redirect_uris to the validator, which only adds the transport rule above.
+    extraClientMetadata: {
+      properties: ["redirect_uris"],
+      validator(_ctx, key, value) {
+        if (key !== "redirect_uris" || !Array.isArray(value)) return;
+        for (const uri of value) {
+          const refusal = typeof uri === "string" ? redirectUriRefusal(uri) : null;
+          if (!refusal) continue;
+          // RFC 7591's code for it; the class's fixed description (a mismatch at authorization) replaced by the rule.
+          const error = new oidc.errors.InvalidRedirectUri();
+          error.error_description = refusal;
+          throw error;
+        }
+      },
+    },
     clientDefaults: {
       grant_types: ["authorization_code", "refresh_token"],
       response_types: ["code"],
