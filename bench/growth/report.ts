@@ -26,6 +26,7 @@ export function growthRows(g: GrowthResults): string[][] {
   const empty = tasksPerSecond(g.completion.empty);
   const { sweep } = g;
   const task = sweep.taskSweep;
+  const retention = sweep.retention;
   const taskRows = task.keys + task.events + task.artifacts;
   return [
     pair("create, `POST /v1/audio/speech`", g.create),
@@ -43,8 +44,10 @@ export function growthRows(g: GrowthResults): string[][] {
     [
       `${seededName}: the sweep, creates running`,
       `task sweep: ${int(task.keys)} idempotency keys, ${int(task.events)} events, ${int(task.artifacts)} artifacts in ` +
-        `${task.seconds.toFixed(1)} s (${int(taskRows / task.seconds)} rows/s); retention: ${int(sweep.retention.artifacts)} artifacts ` +
-        `in ${sweep.retention.seconds.toFixed(1)} s (${int(sweep.retention.artifacts / sweep.retention.seconds)}/s)`,
+        `${task.seconds.toFixed(1)} s (${int(taskRows / task.seconds)} rows/s); retention runs back to back: ${int(retention.artifacts)} ` +
+        `artifacts in ${retention.seconds.toFixed(1)} s (${int(retention.artifacts / retention.seconds)}/s) of the ${int(retention.dueBefore)} due; ` +
+        `at the worker's one run a minute (${int(retention.mostInOneRun)} at most), those ${int(retention.dueBefore)} take ` +
+        `${(retention.dueBefore / retention.mostInOneRun / 60).toFixed(1)} h`,
       `create meanwhile: ${int(sweep.during.requestsPerSecond)} req/s, p50 ${ms(sweep.during.p50Ms)}, p99 ${ms(sweep.during.p99Ms)}; ` +
         `without: ${int(sweep.without.requestsPerSecond)} req/s, p50 ${ms(sweep.without.p50Ms)}, p99 ${ms(sweep.without.p99Ms)}`,
       `req/s ${ratio(sweep.during.requestsPerSecond / sweep.without.requestsPerSecond)}, p50 ${ratio(sweep.during.p50Ms / sweep.without.p50Ms)}, ` +
@@ -74,11 +77,13 @@ its ledger; tasks spread evenly over the year, tenants drawn with a skew, every 
 vacuumed and analyzed. Seeding took ${int(g.seed.seconds)} s (${steps}; vacuum and analyze ${vacuum.toFixed(0)} s). Read cycles over
 ${int(GROWTH.readTasks)} of the measured tenant's tasks from its whole year; the later list page is reached by following
 \`next_cursor\` ${int(g.laterPageDepth)} tasks deep; create admits speech tasks for the measured tenant with no worker running;
-completion is the phase above, on a new tenant, alternating the databases. The sweep row is the worker's sweep
+completion is the phase above, on a new tenant, alternating the databases, after the loads' leftover jobs were removed
+and both databases vacuumed and analyzed (${int(g.vacuumSeconds)} s), as autovacuum would soon after such loads. The sweep row is the worker's sweep
 (\`sweepOverdueTasks\`, then \`sweepRetention\` runs, from the benchmark's own connection) over the seeded database as it
 was written — every key and event older than a day still there, and every artifact past its ${g.retentionDays}-day retention
-(the seed's year predates retention, as a deployment upgrading to it finds its database) — until
-${int(GROWTH.sweptArtifacts)} artifacts had expired, each of those given a 4 KiB file first; meanwhile the same create load
-ran in ${GROWTH.loadSliceSeconds}-second slices (latencies the median slice's), against ${GROWTH.baselineSlices} slices just before it.
+(the seed's year predates retention, as a deployment upgrading to it finds its database): one task sweep, then
+retention runs back to back until ${GROWTH.sweepSeconds} s had passed, the oldest ${int(GROWTH.filedArtifacts)} artifacts each given a 4 KiB
+file first; meanwhile the same create load ran in ${GROWTH.loadSliceSeconds}-second slices (latencies the median slice's), against
+${GROWTH.baselineSlices} slices just before it.
 `;
 }

@@ -21,9 +21,10 @@ export const GROWTH = {
   laterPageDepth: 5_000,
   // Completion runs, alternating the empty and the seeded database, each this many tasks of a new tenant.
   completionRounds: 2,
-  // Artifacts past their retention given a file before the sweep runs (the oldest ones): the retention part of the
-  // sweep measurement expires this many.
-  sweptArtifacts: 25_000,
+  // How long the sweep measurement runs the retention sweep (after the task sweep's one run, counted in it), and
+  // how many of the oldest artifacts past their retention are given a file before, to be deleted as it goes.
+  sweepSeconds: 30,
+  filedArtifacts: 25_000,
   // The create load's slices while the sweep runs (and before, without it).
   loadSliceSeconds: 5,
   baselineSlices: 3,
