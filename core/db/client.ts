@@ -40,8 +40,10 @@ export type AdmissionSql = DirectSql | AdmissionTx;
 // behind a prepared statement on a client whose pipelining is off (core/db/prepared-statements.ts), which is why
 // drizzle's pool sends its statements unprepared.
 export type ReadSql = postgres.Sql & Kind<"reads">;
-// graphile-worker's own pool (node-postgres, opened by the worker from the database URL) is a fifth client: our
-// code never runs statements on it.
+// Beside these, single connections with one job each and no statements of these kinds: graphile-worker's own pool
+// (node-postgres, opened by the worker from the database URL), the task changes' LISTEN (core/tasks/
+// task-changes.ts), the sessions that mark a worker alive (core/jobs/lost-workers.ts, core/ops/worker-heartbeat.ts)
+// and the migrations' (core/db/migrate.ts).
 
 export interface Database {
   db: Db;
