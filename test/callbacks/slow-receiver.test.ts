@@ -1,9 +1,9 @@
-import { randomUUID } from "node:crypto";
 import { createServer, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startHarness, waitForTask, type Harness } from "../support/harness.js";
 import { startReceiver, type Receiver } from "./receiver.js";
+import { admitEnhancement } from "../support/enhancement.js";
 
 // Issue 31: a receiver that takes its whole time on every delivery delays only its own tenant's callbacks. Each
 // delivery holds a worker slot of its tenant (core/tasks/tenant-slots.ts): a tenant has half of the 4 here, and
@@ -47,15 +47,7 @@ afterAll(async () => {
   await new Promise((resolve) => slow?.close(resolve));
 });
 
-async function enhancement(callbackUrl: string, apiKey?: string): Promise<string> {
-  const created = await h.request("POST", "/v1/videos/prompts/enhance", {
-    apiKey,
-    body: { prompt: "a red kite over a windy beach", duration: 5, aspect_ratio: "16:9", callback_url: callbackUrl },
-    idempotencyKey: randomUUID(),
-  });
-  expect(created.status, JSON.stringify(created.body)).toBe(202);
-  return created.body.task_id as string;
-}
+const enhancement = (callbackUrl: string, apiKey?: string) => admitEnhancement(h, { callbackUrl, ...(apiKey === undefined ? {} : { apiKey }) });
 
 describe("a callback receiver that never answers in time", () => {
   it("holds one slot of its tenant's, and another tenant's callback goes out before any of its attempts ends", { timeout: 60_000 }, async () => {

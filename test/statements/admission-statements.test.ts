@@ -15,6 +15,7 @@ import { readTasksById } from "../../core/db/statements/read-tasks.js";
 import { registerJobName } from "../../core/db/statements/register-job-name.js";
 import { taskRecordOf } from "../../core/tasks/task-rows.js";
 import { startHarness, type Harness } from "../support/harness.js";
+import { admitEnhancement } from "../support/enhancement.js";
 
 // The admission batch's statements (core/tasks/admission-batch.ts), each run as the batch runs it on the
 // admission's direct connections (the reads that judge it inside a pipelined transaction), against a database
@@ -31,14 +32,7 @@ afterAll(async () => {
   await h?.close();
 });
 
-async function admitted(idempotencyKey: string): Promise<string> {
-  const created = await h.request("POST", "/v1/videos/prompts/enhance", {
-    body: { prompt: "a red kite over a windy beach", duration: 5, aspect_ratio: "16:9" },
-    idempotencyKey,
-  });
-  expect(created.status, JSON.stringify(created.body)).toBe(202);
-  return created.body.task_id as string;
-}
+const admitted = (idempotencyKey: string) => admitEnhancement(h, { idempotencyKey });
 
 describe("lock-idempotency-keys", () => {
   it("takes the locks of keys free, and answers false for a key whose lock another admission holds", async () => {

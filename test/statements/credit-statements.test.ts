@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { recentLedgerEntries } from "../../core/db/statements/ledger-entries.js";
@@ -7,6 +6,7 @@ import { recordSettlement } from "../../core/db/statements/record-settlement.js"
 import { returnSpend } from "../../core/db/statements/return-spend.js";
 import { settleAccount } from "../../core/db/statements/settle-account.js";
 import { startHarness, type Harness } from "../support/harness.js";
+import { admitEnhancement } from "../support/enhancement.js";
 
 // The ledger's statements of core/db/statements/ against a database cloned from the template: the reads of
 // GET /v1/credits and its ledger, and the writes of a task ending's settlement.
@@ -17,14 +17,7 @@ beforeAll(async () => {
 });
 afterAll(async () => h?.close());
 
-async function admitted(): Promise<string> {
-  const created = await h.request("POST", "/v1/videos/prompts/enhance", {
-    body: { prompt: "a red kite over a windy beach", duration: 5, aspect_ratio: "16:9" },
-    idempotencyKey: randomUUID(),
-  });
-  expect(created.status, JSON.stringify(created.body)).toBe(202);
-  return created.body.task_id as string;
-}
+const admitted = () => admitEnhancement(h);
 
 describe("read-balance", () => {
   it("answers a tenant's account as bigints that add up to what was granted, and zeros without an account", async () => {

@@ -7,6 +7,7 @@ import { dropInlineMedia } from "../../core/db/statements/drop-inline-media.js";
 import { dueArtifacts } from "../../core/db/statements/due-artifacts.js";
 import { markArtifactsExpired } from "../../core/db/statements/mark-artifacts-expired.js";
 import { startHarness, type Harness } from "../support/harness.js";
+import { admitEnhancement } from "../support/enhancement.js";
 
 // The sweep's and retention's statements of core/db/statements/ on the shared pool, against a database cloned from
 // the template (core/tasks/sweep.ts, core/artifacts/retention.ts).
@@ -17,14 +18,7 @@ beforeAll(async () => {
 });
 afterAll(async () => h?.close());
 
-async function admitted(idempotencyKey = randomUUID()): Promise<string> {
-  const created = await h.request("POST", "/v1/videos/prompts/enhance", {
-    body: { prompt: "a red kite over a windy beach", duration: 5, aspect_ratio: "16:9" },
-    idempotencyKey,
-  });
-  expect(created.status, JSON.stringify(created.body)).toBe(202);
-  return created.body.task_id as string;
-}
+const admitted = (idempotencyKey?: string) => admitEnhancement(h, idempotencyKey === undefined ? {} : { idempotencyKey });
 
 async function count(query: ReturnType<typeof sql>): Promise<number> {
   const [row] = await h.core.db.execute<{ n: number }>(query);

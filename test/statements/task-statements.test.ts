@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -12,6 +11,7 @@ import { startTasks } from "../../core/db/statements/start-tasks.js";
 import { transitionTask } from "../../core/db/statements/transition-task.js";
 import { taskRowOf } from "../../core/tasks/task-rows.js";
 import { startHarness, type Harness } from "../support/harness.js";
+import { admitEnhancement } from "../support/enhancement.js";
 
 // The task statements of core/db/statements/, each run on the executor its kind names, against a database cloned
 // from the migrated template, with tasks admitted through the API.
@@ -29,14 +29,7 @@ afterAll(async () => {
   await h?.close();
 });
 
-async function queuedTask(): Promise<string> {
-  const created = await h.request("POST", "/v1/videos/prompts/enhance", {
-    body: { prompt: "a red kite over a windy beach", duration: 5, aspect_ratio: "16:9" },
-    idempotencyKey: randomUUID(),
-  });
-  expect(created.status, JSON.stringify(created.body)).toBe(202);
-  return created.body.task_id as string;
-}
+const queuedTask = () => admitEnhancement(h);
 
 const families = () => h.core.providers.withAdapters();
 

@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import postgres from "postgres";
@@ -8,6 +7,7 @@ import { preparingStatements } from "../../core/db/prepared-statements.js";
 import { TaskStarts } from "../../core/tasks/task-starts.js";
 import { executeTask } from "../../core/tasks/execute.js";
 import { balance, startHarness, type Harness } from "../support/harness.js";
+import { admitEnhancement } from "../support/enhancement.js";
 
 // A worker's execute jobs that start in one turn start their tasks in one statement (core/tasks/task-starts.ts);
 // each job still learns only whether its own task started. drizzle's statements are prepared on their
@@ -25,14 +25,7 @@ afterAll(async () => {
   await h?.close();
 });
 
-async function queuedTask(): Promise<string> {
-  const created = await h.request("POST", "/v1/videos/prompts/enhance", {
-    body: { prompt: "a red kite over a windy beach", duration: 5, aspect_ratio: "16:9" },
-    idempotencyKey: randomUUID(),
-  });
-  expect(created.status, JSON.stringify(created.body)).toBe(202);
-  return created.body.task_id as string;
-}
+const queuedTask = () => admitEnhancement(h);
 
 describe("starting tasks", () => {
   it("starts the tasks of one turn together, answering each its own row, and leaves one that cannot start alone", async () => {

@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -9,6 +8,7 @@ import { expireSlots } from "../../core/db/statements/expire-slots.js";
 import { deferralDelayMs, takeDeliverySlot } from "../../core/tasks/tenant-slots.js";
 import { loadConfig } from "../../core/index.js";
 import { startHarness, type Harness } from "../support/harness.js";
+import { admitEnhancement } from "../support/enhancement.js";
 
 // A tenant's worker slots (core/tasks/tenant-slots.ts), at the level of the start statement: a tenant never holds
 // more than its cap, whatever asks at once, and a task that finds no slot is handed to a job enqueued for later,
@@ -33,15 +33,7 @@ function workerStarts(slots: number): TaskStarts {
   return new TaskStarts(transitionsDb(client), () => h.core.providers.withAdapters(), () => new Date(), slots);
 }
 
-async function queuedTask(apiKey = h.apiKey): Promise<string> {
-  const created = await h.request("POST", "/v1/videos/prompts/enhance", {
-    apiKey,
-    body: { prompt: "a red kite over a windy beach", duration: 5, aspect_ratio: "16:9" },
-    idempotencyKey: randomUUID(),
-  });
-  expect(created.status, JSON.stringify(created.body)).toBe(202);
-  return created.body.task_id as string;
-}
+const queuedTask = (apiKey = h.apiKey) => admitEnhancement(h, { apiKey });
 
 async function slotsHeld(tenantId: string): Promise<number[]> {
   const rows = await h.core.db.execute<{ tenant_slot: number }>(
