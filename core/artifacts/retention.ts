@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { Clock } from "../clock.js";
 import type { Config } from "../config.js";
+import { inBoundedBatches } from "../db/bounded-batches.js";
 import type { Db } from "../db/client.js";
 import { dropInlineMedia } from "../db/statements/drop-inline-media.js";
 import { dueArtifacts } from "../db/statements/due-artifacts.js";
@@ -47,15 +48,9 @@ const dropInlineMediaBatch = (core: RetentionRuntime) =>
 
 // The sweep's share of retention: batches until one comes back short, at most BATCHES_PER_SWEEP of each kind.
 export async function sweepRetention(core: RetentionRuntime): Promise<number> {
-  let expired = 0;
-  for (let batch = 0; batch < BATCHES_PER_SWEEP; batch++) {
-    const count = await expireArtifactBatch(core);
-    expired += count;
-    if (count < core.config.artifactSweepBatchSize) break;
-  }
-  for (let batch = 0; batch < BATCHES_PER_SWEEP; batch++) {
-    if ((await dropInlineMediaBatch(core)) < core.config.artifactSweepBatchSize) break;
-  }
+  const size = core.config.artifactSweepBatchSize;
+  const expired = await inBoundedBatches(() => expireArtifactBatch(core), size, BATCHES_PER_SWEEP);
+  await inBoundedBatches(() => dropInlineMediaBatch(core), size, BATCHES_PER_SWEEP);
   return expired;
 }
 

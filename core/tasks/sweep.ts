@@ -1,4 +1,5 @@
 import { sweepRetention, type RetentionRuntime } from "../artifacts/retention.js";
+import { inBoundedBatches } from "../db/bounded-batches.js";
 import type { Db } from "../db/client.js";
 import { deleteExpiredKeys } from "../db/statements/delete-expired-keys.js";
 import { deleteOldTaskEvents } from "../db/statements/delete-old-task-events.js";
@@ -10,6 +11,10 @@ import { stopVendorJob, type VendorStopRuntime } from "./vendor-stop.js";
 
 const TASK_EVENTS_KEPT_MS = 24 * 60 * 60 * 1000;
 const OVERDUE_PER_SWEEP = 500;
+// Expired keys and old events go this many rows to a statement, at most this many statements a run: a backlog (a
+// burst of traffic a day ago, a sweep that was down) is worked off over several runs, never in one long delete.
+const ROWS_PER_BATCH = 5_000;
+const BATCHES_PER_SWEEP = 10;
 
 // The parts of the runtime a sweep uses: the database, what a task's ending uses and what stopping its vendor job
 // uses.
@@ -33,8 +38,9 @@ export async function sweepOverdueTasks(core: SweepRuntime, signal: AbortSignal 
     await stopVendorJob(core, task, signal);
   }
   await expireSlots(core.db, now);
-  await deleteExpiredKeys(core.db, now);
-  await deleteOldTaskEvents(core.db, new Date(now.getTime() - TASK_EVENTS_KEPT_MS));
+  await inBoundedBatches(() => deleteExpiredKeys(core.db, now, ROWS_PER_BATCH), ROWS_PER_BATCH, BATCHES_PER_SWEEP);
+  const eventsBefore = new Date(now.getTime() - TASK_EVENTS_KEPT_MS);
+  await inBoundedBatches(() => deleteOldTaskEvents(core.db, eventsBefore, ROWS_PER_BATCH), ROWS_PER_BATCH, BATCHES_PER_SWEEP);
   await sweepRetention(core);
   return ended;
 }

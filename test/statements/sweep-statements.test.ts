@@ -31,7 +31,7 @@ describe("delete-expired-keys", () => {
     await admitted(expired);
     await admitted(live);
     await h.core.db.execute(sql`update idempotency_keys set expires_at = now() - interval '1 second' where key = ${expired}`);
-    await deleteExpiredKeys(h.core.db, new Date());
+    expect(await deleteExpiredKeys(h.core.db, new Date(), 100)).toBe(1);
     expect(await count(sql`select count(*)::int as n from idempotency_keys where key in (${expired}, ${live})`)).toBe(1);
     expect(await count(sql`select count(*)::int as n from idempotency_keys where key = ${live}`)).toBe(1);
   });
@@ -41,10 +41,17 @@ describe("delete-old-task-events", () => {
   it("drops the task events recorded before the time given", async () => {
     const [old, recent] = [await admitted(), await admitted()];
     // A change of progress records an event (migrations/0008).
-    await h.core.db.execute(sql`update tasks set progress = jsonb_build_object('percent', 5) where id in (${old}, ${recent})`);
+    for (const percent of [5, 10]) {
+      await h.core.db.execute(sql`update tasks set progress = jsonb_build_object('percent', ${percent}::int) where id in (${old}, ${recent})`);
+    }
     expect(await count(sql`select count(*)::int as n from task_events where task_id = ${recent}`)).toBeGreaterThan(0);
     await h.core.db.execute(sql`update task_events set created_at = now() - interval '2 days' where task_id = ${old}`);
-    await deleteOldTaskEvents(h.core.db, new Date(Date.now() - 24 * 60 * 60 * 1000));
+    const events = await count(sql`select count(*)::int as n from task_events where task_id = ${old}`);
+    expect(events).toBeGreaterThan(1);
+    // A batch deletes at most its limit, the oldest first; the next takes the rest.
+    expect(await deleteOldTaskEvents(h.core.db, new Date(Date.now() - 24 * 60 * 60 * 1000), 1)).toBe(1);
+    expect(await count(sql`select count(*)::int as n from task_events where task_id = ${old}`)).toBe(events - 1);
+    expect(await deleteOldTaskEvents(h.core.db, new Date(Date.now() - 24 * 60 * 60 * 1000), 100)).toBe(events - 1);
     expect(await count(sql`select count(*)::int as n from task_events where task_id = ${old}`)).toBe(0);
     expect(await count(sql`select count(*)::int as n from task_events where task_id = ${recent}`)).toBeGreaterThan(0);
   });

@@ -48,3 +48,9 @@ export function timestamp(row: Row, column: string, statement: string): Date {
   if (date === null || Number.isNaN(date.getTime())) throw new UnexpectedRow(statement, column, "a timestamp", value);
   return date;
 }
+
+export function integer(row: Row, column: string, statement: string): number {
+  const value = row[column];
+  if (typeof value !== "number" || !Number.isSafeInteger(value)) throw new UnexpectedRow(statement, column, "an integer", value);
+  return value;
+}
