@@ -3,6 +3,7 @@ import type { AdmittedTasks } from "../db/statements/admit-tasks.js";
 import { inputSchemaOf } from "../capabilities/table.js";
 import { splitInlineMedia } from "../media/inline.js";
 import type { StoredUsage } from "./envelope.js";
+import { ADMITTED_STATUS } from "./state.js";
 import { taskRecordOf, type TaskRow } from "./task-rows.js";
 
 // A task as admission creates it, complete before it is stored: the admission batch inserts it without reading it
@@ -41,7 +42,7 @@ export function admittedTaskRow(fields: AdmittedTaskFields): TaskRow {
     tenantId: fields.tenantId,
     capability: capability.id,
     workloadType: "model",
-    status: "queued",
+    status: ADMITTED_STATUS,
     model: prepared.requestedModel,
     resolvedModel: prepared.resolvedModel,
     modelSelectionReason: prepared.selectionReason,

@@ -6,6 +6,10 @@ export const TASK_STATUSES = [...OPEN_STATUSES, ...TERMINAL_STATUSES] as const;
 export type TaskStatus = (typeof TASK_STATUSES)[number];
 export type TerminalStatus = (typeof TERMINAL_STATUSES)[number];
 
+// The status a task is created with, at admission (core/tasks/admitted-rows.ts); every later one is a
+// transition's, below.
+export const ADMITTED_STATUS = "queued" satisfies TaskStatus;
+
 export function isTerminal(status: string): status is TerminalStatus {
   return (TERMINAL_STATUSES as readonly string[]).includes(status);
 }
