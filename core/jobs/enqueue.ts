@@ -3,7 +3,7 @@ import type { Executor } from "../db/client.js";
 
 export type JobName = "execute_task" | "poll_task" | "deliver_callback";
 
-// graphile-worker's own default, stated so that single and batched enqueues agree.
+// graphile-worker's own default, stated so that single, batched (admission) and deferred (task starts) jobs agree.
 export const DEFAULT_MAX_ATTEMPTS = 25;
 
 export interface JobOptions {

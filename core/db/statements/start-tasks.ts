@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import { DEFAULT_MAX_ATTEMPTS } from "../../jobs/enqueue.js";
 import { startStatus, TASK_TRANSITIONS } from "../../tasks/state.js";
 import { taskRowOf, type TaskRow } from "../../tasks/task-rows.js";
 import { DEFERRED_PRIORITY, deferralDelayMs, SLOT_LEASE_MS } from "../../tasks/tenant-slots.js";
@@ -68,7 +69,7 @@ export async function startTasks(
       select (select id from graphile_worker._private_tasks where identifier = 'execute_task'),
              json_build_object('task_id', c.id, 'deferrals', c.deferrals),
              ${at}::timestamptz + c.delay_ms * interval '1 millisecond',
-             25,
+             ${sql.raw(String(DEFAULT_MAX_ATTEMPTS))},
              ${DEFERRED_PRIORITY}::int
       from claims as c where c.slot is null
       returning id, payload->>'task_id' as task_id

@@ -55,7 +55,7 @@ export function redirectUriAllowed(registered: readonly string[], requested: str
 // A redirect URI is HTTPS or plain HTTP to a loopback address (OAuth 2.1 §1.5 and §8.4.2; the MCP authorization
 // spec: "either localhost URLs or HTTPS URLs"): a code sent in clear over the network could be read on its way.
 // oidc-provider lets a web client register any http URI. Checked for registrations and metadata documents alike.
-export function redirectUriRefusal(uri: string): string | null {
+function redirectUriRefusal(uri: string): string | null {
   const url = URL.parse(uri);
   if (url?.protocol === "http:" && !LOOPBACK_HOSTS.has(url.hostname)) return `redirect_uris must use https, or http to a loopback address (127.0.0.1, [::1], localhost): ${uri.slice(0, 200)}`;
   return null;
