@@ -1,6 +1,7 @@
 import { EventEmitter } from "node:events";
-import { run, type JobHelpers, type Logger, type Runner, type Task, type TaskList, type WorkerEvents } from "graphile-worker";
+import { type JobHelpers, type Logger, type Runner, type Task, type TaskList, type WorkerEvents } from "graphile-worker";
 import { deliverCallback, executeTask, parseExecuteJob, pollTask, sweepOverdueTasks, taskLogContext, type Core } from "../core/index.js";
+import { runOnOwnPool } from "./job-pool.js";
 import { withLostWorkerRecovery } from "./lost-worker-recovery.js";
 import { restartingRunner, type StallWatch } from "./restarting-runner.js";
 import { surviveUnrecordedJobEnds } from "./unrecorded-job-ends.js";
@@ -72,28 +73,30 @@ export async function startWorker(core: Core, options: WorkerOptions = {}): Prom
   surviveUnrecordedJobEnds(core);
   return restartingRunner(core, () =>
     withLostWorkerRecovery(core, events, () =>
-      run({
-        connectionString: core.config.databaseUrl,
-        concurrency,
-        // A connection per running job, one for LISTEN and one to spare, so no job waits for a connection.
-        maxPoolSize: concurrency + 2,
-        noHandleSignals: !options.handleSignals,
-        pollInterval: core.config.workerPollIntervalMs,
-        gracefulShutdownAbortTimeout: core.config.shutdownTimeoutMs,
-        // Each job's end is recorded through graphile-worker's batcher (with no added delay), whose release at
-        // shutdown waits for the records still in flight; recorded directly, a job ended just before exit could
-        // stay locked to a pool that no longer exists.
-        // Jobs are fetched a batch at a time into a local queue (one query for up to `concurrency` jobs instead of
-        // one per job). A job waits there while every loop is busy, for LOCAL_QUEUE_TTL_MS at most, then goes back
-        // to the database for another worker; the lost-worker recovery counts queued jobs as held.
-        preset: {
-          worker: { completeJobBatchDelay: 0, failJobBatchDelay: 0, localQueue: { size: concurrency, ttl: LOCAL_QUEUE_TTL_MS } },
+      runOnOwnPool(
+        core,
+        {
+          concurrency,
+          noHandleSignals: !options.handleSignals,
+          pollInterval: core.config.workerPollIntervalMs,
+          gracefulShutdownAbortTimeout: core.config.shutdownTimeoutMs,
+          // Each job's end is recorded through graphile-worker's batcher (with no added delay), whose release at
+          // shutdown waits for the records still in flight; recorded directly, a job ended just before exit could
+          // stay locked to a pool that no longer exists.
+          // Jobs are fetched a batch at a time into a local queue (one query for up to `concurrency` jobs instead of
+          // one per job). A job waits there while every loop is busy, for LOCAL_QUEUE_TTL_MS at most, then goes back
+          // to the database for another worker; the lost-worker recovery counts queued jobs as held.
+          preset: {
+            worker: { completeJobBatchDelay: 0, failJobBatchDelay: 0, localQueue: { size: concurrency, ttl: LOCAL_QUEUE_TTL_MS } },
+          },
+          taskList: taskList(core),
+          crontab: "* * * * * sweep ?max=1",
+          ...(options.logger ? { logger: options.logger } : {}),
+          events,
         },
-        taskList: taskList(core),
-        crontab: "* * * * * sweep ?max=1",
-        ...(options.logger ? { logger: options.logger } : {}),
-        events,
-      }),
+        // A connection per running job, one for LISTEN and one to spare, so no job waits for a connection.
+        concurrency + 2,
+      ),
     ),
     options.stall,
   );
