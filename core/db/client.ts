@@ -40,8 +40,8 @@ export type AdmissionSql = DirectSql | AdmissionTx;
 // behind a prepared statement on a client whose pipelining is off (core/db/prepared-statements.ts), which is why
 // drizzle's pool sends its statements unprepared.
 export type ReadSql = postgres.Sql & Kind<"reads">;
-// Beside these, single connections with one job each and no statements of these kinds: graphile-worker's own pool
-// (node-postgres, opened by the worker from the database URL), the task changes' LISTEN (core/tasks/
+// Beside these, single connections with one job each and no statements of these kinds: graphile-worker's pool
+// (node-postgres, opened per runner by worker/job-pool.ts), the task changes' LISTEN (core/tasks/
 // task-changes.ts), the sessions that mark a worker alive (core/jobs/lost-workers.ts, core/ops/worker-heartbeat.ts)
 // and the migrations' (core/db/migrate.ts).
 
