@@ -1,6 +1,6 @@
 import { callbackFieldFailures, checkCallbackSigningKey } from "./callback-fields.js";
 import { findCapability } from "../capabilities/table.js";
-import type { Capability, PrepareContext, Prepared } from "../capabilities/types.js";
+import type { Capability, Prepared } from "../capabilities/types.js";
 import type { Config } from "../config.js";
 import type { ReadSql } from "../db/client.js";
 import type { GroupCommit } from "../db/group-commit.js";
@@ -11,16 +11,16 @@ import { checkMediaAtAdmission, type MediaAdmissionRuntime } from "../media/admi
 import { requestFingerprint } from "../idempotency/fingerprint.js";
 import { recordAdmission, recordRefusal, type TaskEventRecorder } from "../observability/task-events.js";
 import type { IdGenerator } from "../ids.js";
-import { findVoiceForTenant } from "../voices/lookup.js";
 import type { Admission, AdmissionResult } from "./admission-batch.js";
 import { admittedTaskRow } from "./admitted-rows.js";
 import { toEnvelope, type TaskEnvelope } from "./envelope.js";
 import { envelopeContext, type EnvelopeRuntime } from "./read.js";
+import { prepareKnowing, type SelectionRuntime } from "./prepare-known.js";
 import { readTask } from "./task-reads.js";
 
 // The parts of the runtime preparing a request uses: the media checks, the voices in the database, and which
 // vendor families are live.
-export interface PrepareRuntime extends MediaAdmissionRuntime, Pick<PrepareContext, "isFamilyLive"> {}
+export interface PrepareRuntime extends MediaAdmissionRuntime, SelectionRuntime {}
 
 // The parts of the runtime an admission uses: what preparing the request uses, the task's id and the group
 // commits of admissions, the reads and envelope of a replayed task, and what the admission is counted and logged
@@ -87,12 +87,7 @@ async function replay(core: EnvelopeRuntime & { reads: ReadSql }, taskId: string
 // validation. Creation and quotes share it, so a quote gives the same model, price and refusal as the create.
 export async function prepareRequest(core: PrepareRuntime, capability: Capability, input: Record<string, unknown>, tenantId: string): Promise<Prepared> {
   const media = await checkMediaAtAdmission(core, tenantId, capability.inputSchema, input);
-  return capability.prepare(input, {
-    tenantId,
-    isFamilyLive: core.isFamilyLive,
-    findVoice: (owner, voiceId) => findVoiceForTenant(core.db, owner, voiceId),
-    known: { body: input, media },
-  });
+  return prepareKnowing(core, capability, input, tenantId, media);
 }
 
 // A request prepareRequest refuses may still be the replay of an admitted one (its voice deleted since, say),
