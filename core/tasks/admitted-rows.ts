@@ -21,7 +21,8 @@ export interface AdmittedTaskFields {
   now: Date;
 }
 
-function storedQuote(prepared: Prepared): StoredUsage {
+// The quote as a task stores it (the `quote` column), its amounts as strings.
+export function storedQuote(prepared: Prepared): StoredUsage {
   return {
     counters: prepared.quote.counters,
     lines: prepared.quote.lines.map((l) => ({

@@ -1,12 +1,11 @@
 import type { ArtifactUrlSigner } from "../artifacts/signed-url.js";
 import type { Config } from "../config.js";
 import type { ReadSql } from "../db/client.js";
-import type { MediaResolutionRuntime } from "../media/resolve.js";
 import type { ProviderRegistry } from "../providers/registry.js";
 import { ProviderFailure } from "../providers/types.js";
 import { ServiceError } from "../errors/index.js";
 import { applyFailure, applyOutcome, DEADLINE_PASSED, taskFailureOf, type FailureRuntime, type OutcomeRuntime } from "./advance.js";
-import { ensureMediaResolved, inputForVendor } from "./media-inputs.js";
+import { ensureMediaResolved, inputForVendor, type ResolvedInputsRuntime } from "./media-inputs.js";
 import { finishUnsuccessfully } from "./finish.js";
 import { readTask } from "./task-reads.js";
 import { isTerminal } from "./state.js";
@@ -17,7 +16,7 @@ import { releaseSlot } from "./tenant-slots.js";
 // The parts of the runtime an execution uses: the task's reading and start, the adapters, the resolution of its
 // media inputs and the signer of their URLs, and what applying the vendor's answer uses (its metrics count
 // deferrals too).
-export interface ExecuteRuntime extends OutcomeRuntime, FailureRuntime, MediaResolutionRuntime {
+export interface ExecuteRuntime extends OutcomeRuntime, FailureRuntime, ResolvedInputsRuntime {
   reads: ReadSql;
   starts: Pick<TaskStarts, "start">;
   signer: ArtifactUrlSigner;
@@ -37,13 +36,17 @@ export async function executeTask(core: ExecuteRuntime, job: StartRequest, signa
     return;
   }
   // Judged after the start, whose group took its time then: a deadline the start found passed is passed here too.
-  const running = started?.row ?? (await refuseToStart(core, taskId, core.clock()));
+  let running = started?.row ?? (await refuseToStart(core, taskId, core.clock()));
   if (!running) return;
   try {
+    // The task as it runs on: `auto` may choose its model again once its inputs are downloaded, and the adapter is
+    // the new model's family's.
+    const resolved = await ensureMediaResolved(core, running);
+    if (!resolved) return;
+    running = resolved.task;
     const adapter = core.providers.get(running.providerFamily);
     if (!adapter) throw new Error(`task ${taskId} started without an adapter for ${running.providerFamily}`);
-    const media = await ensureMediaResolved(core, running);
-    const input = inputForVendor(running, media, core.signer, core.clock());
+    const input = inputForVendor(running, resolved.media, core.signer, core.clock());
     const outcome = await adapter.submit({ taskId, capability: running.capability, model: running.resolvedModel, input }, signal);
     await applyOutcome(core, running, outcome, signal);
   } catch (error) {
