@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setModelRetirement } from "../../core/index.js";
 import { startMcpHarness, type McpHarness } from "../mcp/support.js";
+import { waitForTask } from "../support/harness.js";
 import { eventually } from "../support/wait.js";
 
 // A model's retirement as callers meet it: `auto` stops choosing a model from its deprecation, a request naming it
@@ -145,6 +146,30 @@ describe("a model retiring", () => {
 
     await setModelRetirement(m.h.core, { model: TURBO, clear: true });
     expect((await speak("auto")).body.resolved_model).toBe(TURBO);
+  });
+
+  it("a task admitted before its model retires runs as the vendor answers, and says why", async () => {
+    const admittedAt = new Date(nextWeek.getTime() + 2 * DAY);
+    at(admittedAt);
+    await setModelRetirement(m.h.core, { model: TURBO, retiresAt: new Date(admittedAt.getTime() + 60_000) });
+    const admitted = await speak(TURBO);
+    expect(admitted.status, JSON.stringify(admitted.body)).toBe(202);
+    expect(admitted.body.warnings.map((w: Any) => w.code)).toEqual(["model_deprecated"]);
+
+    at(admittedAt, 120_000);
+    expect((await speak(TURBO)).body.error.code).toBe("unsupported_model");
+    await m.h.startWorker();
+    try {
+      const ended = await waitForTask(m.h, admitted.body.task_id, ["succeeded", "failed"]);
+      // The emulator still serves the model, as a vendor does until its own shutdown.
+      expect(ended.status).toBe("succeeded");
+      expect(ended.warnings.map((w: Any) => w.code)).toEqual(["model_deprecated", "model_retired"]);
+      expect(ended.warnings[1]).toMatchObject({ field: "/resolved_model" });
+      expect(ended.warnings[1].message).toContain("after this task was admitted");
+    } finally {
+      await m.h.stopWorker();
+    }
+    await setModelRetirement(m.h.core, { model: TURBO, clear: true });
   });
 
   it("shows the configuration's retirement until the operator clears it, without a restart", async () => {
