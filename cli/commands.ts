@@ -156,6 +156,27 @@ export const COMMANDS: CommandSpec[] = [
     summary: "end a grant, and its tokens at once",
   },
   {
+    noun: "model",
+    verb: "list",
+    positionals: [],
+    options: json,
+    summary: "every catalog model: live, lifecycle (active, deprecated, retired) and retirement dates",
+  },
+  {
+    noun: "model",
+    verb: "retire",
+    positionals: [{ name: "MODEL" }],
+    options: {
+      on: { value: "DATE", help: "when requests naming it start being refused: 2026-12-15 (00:00 UTC) or an ISO date-time with offset" },
+      "deprecated-from": { value: "DATE", help: "when it starts being discouraged (default: now)" },
+      replacement: { value: "MODEL", help: "the model callers are pointed to instead" },
+      clear: { help: "no retirement for the model (also overrides MODEL_RETIREMENTS)" },
+      ...json,
+    },
+    summary: "set or clear a model's retirement, for every process from its next request",
+    details: "Overrides MODEL_RETIREMENTS for that model. Tasks already admitted run or fail as the vendor answers.",
+  },
+  {
     noun: "vendors",
     verb: "check",
     positionals: [{ name: "FAMILY", optional: true }],

@@ -2,6 +2,7 @@ import { writeFile } from "node:fs/promises";
 import { admin, creditBalanceView, setTenantRetention, isArea, parseCredits, readTenantRateLimits, type Area, type Core } from "../core/index.js";
 import { runLimitsCommand } from "./limits-command.js";
 import { runMcpCommand } from "./mcp-command.js";
+import { describeStanding, runModelList, runRetireCommand } from "./model-command.js";
 import { describeSpendLimit, parseSpendLimit, runSpendLimitCommand } from "./spend-limit-command.js";
 import { OAUTH_HANDLERS } from "./oauth-command.js";
 import { runTokenCommand } from "./token-command.js";
@@ -230,6 +231,26 @@ export const HANDLERS: Record<string, Handler> = {
   async token(ctx) {
     const token = await runTokenCommand(ctx.core, required(ctx, "TENANT_ID"), { scopes: text(ctx, "scopes"), ttl: text(ctx, "ttl") });
     ctx.print(token, `access token for ${token.tenant_id} (${token.scope}), valid ${token.expires_in} s for ${token.audience}:\n${token.access_token}`);
+    return 0;
+  },
+
+  async "model list"(ctx) {
+    const models = await runModelList(ctx.core);
+    ctx.print(
+      models,
+      models.map((m) => `${m.model.padEnd(30)} ${m.lifecycle.padEnd(10)} ${m.live ? "live" : "not live"}${m.retires_at ? `  deprecated ${m.deprecated_at}  retires ${m.retires_at}${m.replacement ? `  → ${m.replacement}` : ""}` : ""}`).join("\n"),
+    );
+    return 0;
+  },
+
+  async "model retire"(ctx) {
+    const view = await runRetireCommand(ctx.core, required(ctx, "MODEL"), {
+      on: text(ctx, "on"),
+      "deprecated-from": text(ctx, "deprecated-from"),
+      replacement: text(ctx, "replacement"),
+      clear: ctx.options.clear === true,
+    });
+    ctx.print(view, describeStanding(view));
     return 0;
   },
 

@@ -2,7 +2,8 @@ import { api, operationRoute, type ApiRoute } from "./api";
 import type { CapabilityCard, CapabilitySummary, ModelCard } from "./types";
 
 // The catalog as the console reads it (GET /v1/catalog/...): asked once per page load and shared by every page,
-// since it changes only when the service is redeployed. A failed read is forgotten, so the next use asks again.
+// since it changes only when the service is redeployed or an operator sets a model's retirement (a reload shows
+// that). A failed read is forgotten, so the next use asks again.
 
 const answers = new Map<string, Promise<unknown>>();
 

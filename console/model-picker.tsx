@@ -1,10 +1,12 @@
+import { lifecycleBadge, optionNote, retirementSentence } from "./model-lifecycle";
 import { priceLine, priceSummary } from "./prices";
 import type { FieldControlProps } from "./schema-form";
 import type { ModelCard } from "./types";
 
 // The model of a request, chosen from the capability's models with what each card says: whether it is live on
-// this deployment (a model that is not cannot be chosen) and what it costs; the chosen model's description,
-// price lines and the input limits its vendor publishes below.
+// this deployment (a model that is not, or has retired, cannot be chosen), whether it is deprecated and when it
+// retires, and what it costs; the chosen model's description, retirement, price lines and the input limits its
+// vendor publishes below.
 
 interface ModelPickerProps extends FieldControlProps {
   models: string[];
@@ -16,7 +18,7 @@ interface ModelPickerProps extends FieldControlProps {
 function optionText(id: string, card: ModelCard | undefined): string {
   if (id === "auto") return "auto — a live model that takes every option";
   if (!card) return id;
-  return `${id} · ${card.live ? "live" : "not live here"} · ${priceSummary(card.prices)}`;
+  return `${id} · ${optionNote(card)} · ${priceSummary(card.prices)}`;
 }
 
 function limitsText(limits: ModelCard["input_limits"]): string[] {
@@ -30,6 +32,8 @@ function limitsText(limits: ModelCard["input_limits"]): string[] {
 
 export function ModelPicker({ id, describedBy, invalid, models, cards, value, onChange }: ModelPickerProps) {
   const card = cards.get(value);
+  const badge = card && lifecycleBadge(card);
+  const retirement = card && retirementSentence(card);
   return (
     <>
       <select id={id} aria-describedby={describedBy} aria-invalid={invalid} value={value} onChange={(e) => onChange((e.currentTarget as HTMLSelectElement).value)}>
@@ -42,8 +46,13 @@ export function ModelPicker({ id, describedBy, invalid, models, cards, value, on
       {card && (
         <div class="model-card" data-model={card.id}>
           <p>
-            <span class={`badge ${card.live ? "live" : "offline"}`}>{card.live ? "live" : "not live here"}</span> {card.description}
+            <span class={`badge ${badge?.className}`}>{badge?.text}</span> {card.description}
           </p>
+          {retirement && (
+            <p class="retirement" role="note">
+              {retirement}
+            </p>
+          )}
           <ul class="prices">
             {card.prices.map((price) => (
               <li>{priceLine(price)}</li>

@@ -1,6 +1,8 @@
 import { z } from "zod";
 import type { S3Settings } from "./artifacts/s3-store.js";
 import { mergeVendorIds, vendorIdProblems, type VendorIds } from "./catalog/vendor-ids.js";
+import { configuredRetirements, modelRetirementsJson } from "./retirements/configured.js";
+import type { Retirement } from "./retirements/retirement.js";
 import { signingKeySchema, type SigningKey } from "./oauth/signing-key.js";
 import { MAX_REQUESTS_PER_WINDOW } from "./rate-limits/decision.js";
 import { VENDOR_FAMILIES, type VendorFamily } from "./vendor-families.js";
@@ -127,6 +129,7 @@ const envSchema = z.object({
   WORKER_LOST_AFTER_MS: z.coerce.number().int().min(100).default(30_000),
   CORS_ALLOWED_ORIGINS: corsOrigins,
   VENDOR_ID_MAP: vendorIdMapJson.optional(),
+  MODEL_RETIREMENTS: modelRetirementsJson.optional(),
 });
 
 const providerSchema = z.object({ baseUrl: optionalUrl, apiKey: z.string().min(1).optional() });
@@ -232,6 +235,8 @@ export interface Config {
   workerLostAfterMs: number;
   // Browser origins allowed to call the REST API (CORS); none unless configured.
   corsAllowedOrigins: string[];
+  // The retirements MODEL_RETIREMENTS sets; `svc model retire` overrides them per model at run time.
+  modelRetirements: Retirement[];
 }
 
 export class ConfigError extends Error {}
@@ -268,6 +273,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       if (endpoint && familyIds) endpoint.ids = familyIds;
     }
   }
+  const retirements = configuredRetirements(parsed.success ? (parsed.data.MODEL_RETIREMENTS ?? {}) : {}, new Date());
+  problems.push(...retirements.problems.map((problem) => `  MODEL_RETIREMENTS: ${problem}`));
   if (!parsed.success || problems.length > 0) throw new ConfigError(`invalid configuration:\n${problems.join("\n")}`);
   const values = parsed.data;
   return {
@@ -341,6 +348,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     workerLostAfterMs: values.WORKER_LOST_AFTER_MS,
     corsAllowedOrigins: values.CORS_ALLOWED_ORIGINS,
+    modelRetirements: retirements.retirements,
   };
 }
 

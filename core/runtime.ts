@@ -19,6 +19,7 @@ import { TaskStarts } from "./tasks/task-starts.js";
 import { TaskChangeHub } from "./tasks/task-changes.js";
 import type { TaskRow } from "./tasks/repository.js";
 import { PrincipalCache } from "./auth/principal-cache.js";
+import { RetirementCache } from "./retirements/cache.js";
 
 // Everything a use-case needs, built once per process. Clock and ids are injectable so tests control time.
 export interface Core {
@@ -47,6 +48,8 @@ export interface Core {
   finishes: GroupCommit<TaskEnding, TaskRow | null>;
   // API keys this process has accepted, forgotten when a key or tenant changes (core/auth/principal-cache.ts).
   principals: PrincipalCache;
+  // The models' retirements in force (MODEL_RETIREMENTS and `svc model retire`), forgotten when one changes.
+  retirements: RetirementCache;
   // Changes of tasks' status and progress, heard on one LISTEN connection (opened on first use) and fanned out.
   taskChanges: TaskChangeHub;
   close(): Promise<void>;
@@ -79,6 +82,7 @@ export function createCore(config: Config, overrides: CoreOverrides = {}): Core 
   const finishes = new GroupCommit<TaskEnding, TaskRow | null>((group) => finishBatch(database.transitions, group, finishParticipants));
   const starts = new TaskStarts(database.transitions, () => providers.withAdapters(), clock, config.tenantWorkerSlots);
   const principals = new PrincipalCache(database.direct);
+  const retirements = new RetirementCache(database.db, database.direct, config.modelRetirements);
   const taskChanges = new TaskChangeHub(config.databaseUrl, config.databaseQueryTimeoutMs);
   return {
     config,
@@ -98,11 +102,13 @@ export function createCore(config: Config, overrides: CoreOverrides = {}): Core 
     starts,
     finishes,
     principals,
+    retirements,
     taskChanges,
     close: () =>
       Promise.all([admissions.drained(), finishes.drained()])
         .then(() => taskChanges.close())
         .then(() => principals.close())
+        .then(() => retirements.close())
         .then(() => rateLimits.close())
         .then(() => database.close()),
   };

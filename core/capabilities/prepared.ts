@@ -14,5 +14,6 @@ export function preparedFrom(
     family: selection.model.family,
     selectionReason: reason,
     quote,
+    deprecation: selection.deprecation,
   };
 }

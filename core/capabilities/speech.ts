@@ -166,6 +166,7 @@ export const speechCapability = defineCapability({
       requested: input.model,
       candidates: SPEECH_MODELS,
       isLive: (m) => ctx.isFamilyLive(m.family),
+      lifecycle: ctx.lifecycle,
       known: ctx.known,
       requirements: speechRequirements(input, voice.models),
     });

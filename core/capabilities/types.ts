@@ -7,6 +7,7 @@ import type { FieldFailure } from "../errors/index.js";
 import type { CommonCreateInput } from "../contracts/common-create.js";
 import type { MediaFacts } from "../media/slots.js";
 import type { KnownRequestInputs } from "../selection/select.js";
+import type { ModelLifecycle, Retirement } from "../retirements/retirement.js";
 
 export interface UsageLine {
   meter: string;
@@ -42,6 +43,8 @@ export interface Prepared {
   family: VendorFamily;
   selectionReason: string | null;
   quote: Quote;
+  // The resolved model's retirement when it is deprecated: the task is admitted with a warning.
+  deprecation: Retirement | null;
 }
 
 export interface VoiceLookup {
@@ -52,6 +55,8 @@ export interface VoiceLookup {
 export interface PrepareContext extends VoiceLookup {
   tenantId: string;
   isFamilyLive(family: VendorFamily): boolean;
+  // The retirements in force and the moment of the request, which selection compares them with.
+  lifecycle: ModelLifecycle;
   // The body and the media facts admission has in hand, which selection checks each model's input limits against.
   known: KnownRequestInputs;
 }

@@ -7,20 +7,24 @@ import type { Price } from "../credits/pricing.js";
 import { ServiceError } from "../errors/index.js";
 import type { ModelKind } from "./model-types.js";
 import { ALL_MODELS, findModel, type AnyCatalogModel } from "./registry.js";
+import { readLifecycle, type LifecycleRuntime } from "../retirements/lifecycle.js";
+import type { ModelLifecycle } from "../retirements/retirement.js";
 
 // The read-only catalog: list and detail cards rendered from the same registry and table that validation,
 // selection and billing read, so a card never disagrees with a rejection or a charge.
 
 // What the deployment says of a vendor family: whether it is configured (live), and whether its adapter can stop a
-// job it runs (so that a running task on it can be canceled).
+// job it runs (so that a running task on it can be canceled); and of each model, its retirement (if any) as it
+// stands at the moment of the request.
 type FamilyFact = (family: VendorFamily) => boolean;
 export interface CatalogState {
   isLive: FamilyFact;
   cancelsRunning: FamilyFact;
+  lifecycle: ModelLifecycle;
 }
 
-export function catalogState(core: { isFamilyLive: FamilyFact; familyCancelsRunning: FamilyFact }): CatalogState {
-  return { isLive: core.isFamilyLive, cancelsRunning: core.familyCancelsRunning };
+export async function catalogState(core: LifecycleRuntime & { isFamilyLive: FamilyFact; familyCancelsRunning: FamilyFact }): Promise<CatalogState> {
+  return { isLive: core.isFamilyLive, cancelsRunning: core.familyCancelsRunning, lifecycle: await readLifecycle(core) };
 }
 
 const MODEL_SHAPE: Record<ModelKind, "generic" | "video" | "music" | "audio" | "understanding"> = {
@@ -43,6 +47,8 @@ function capabilityShape(capability: Capability): string {
   return "generic";
 }
 
+export const ALL_MODEL_IDS: readonly string[] = ALL_MODELS.map((m) => m.id);
+
 export function modelsOf(capability: Capability): AnyCatalogModel[] {
   return ALL_MODELS.filter((m) => m.capabilities.includes(capability.id));
 }
@@ -57,7 +63,11 @@ function renderPrice(price: Price) {
   };
 }
 
-function modelListItem(model: AnyCatalogModel, isLive: FamilyFact) {
+// A retired model is not live (nothing can select it); a deprecated one is, until its retirement.
+function modelListItem(model: AnyCatalogModel, state: Pick<CatalogState, "isLive" | "lifecycle">) {
+  const { schedule, now } = state.lifecycle;
+  const retirement = schedule.of(model.id);
+  const lifecycle = schedule.phaseOf(model.id, now);
   return {
     id: model.id,
     object: "model" as const,
@@ -65,20 +75,24 @@ function modelListItem(model: AnyCatalogModel, isLive: FamilyFact) {
     owned_by: model.family,
     kind: model.kind,
     capabilities: model.capabilities,
-    live: isLive(model.family),
+    live: state.isLive(model.family) && lifecycle !== "retired",
+    lifecycle,
+    deprecated_at: retirement ? retirement.deprecatedAt.toISOString() : null,
+    retires_at: retirement ? retirement.retiresAt.toISOString() : null,
+    replacement: retirement?.replacement ?? null,
   };
 }
 
 // GET /v1/models and /v1/catalog/models: the live models, in OpenAI's list form.
-export function modelList(isLive: FamilyFact) {
-  return { object: "list" as const, data: ALL_MODELS.filter((m) => isLive(m.family)).map((m) => modelListItem(m, isLive)) };
+export function modelList(state: Pick<CatalogState, "isLive" | "lifecycle">) {
+  return { object: "list" as const, data: ALL_MODELS.map((m) => modelListItem(m, state)).filter((m) => m.live) };
 }
 
 export function modelDetail(id: string, state: CatalogState) {
   const model = findModel(id);
   if (!model) throw new ServiceError("not_found", `No model ${id} in the catalog.`, { details: { model: id } });
   return {
-    ...modelListItem(model, state.isLive),
+    ...modelListItem(model, state),
     shape: MODEL_SHAPE[model.kind],
     cancel_while_running: state.cancelsRunning(model.family),
     description: model.description,

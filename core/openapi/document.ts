@@ -120,7 +120,7 @@ function capabilityOperation(capability: Capability, components: DocumentCompone
     responses: {
       "202": {
         description: "Admitted: the task envelope, status queued",
-        headers: responseHeaders(true, "Idempotent-Replayed", "Preference-Applied"),
+        headers: responseHeaders(true, "Idempotent-Replayed", "Preference-Applied", "Deprecation", "Sunset"),
         content: jsonContent({ $ref: "#/components/schemas/TaskEnvelope" }, queuedTaskExample(capability)),
       },
       ...errorResponses(CREATE_ERRORS, true, true),

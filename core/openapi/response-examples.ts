@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import { RetirementSchedule } from "../retirements/retirement.js";
 import type { callbackSigningKeySchema } from "../callbacks/wire-schemas.js";
 import { capabilitySchemaHash } from "../capabilities/schema-hash.js";
 import { findCapability } from "../capabilities/table.js";
@@ -167,12 +168,28 @@ const artifact = {
   created_at: "2026-11-24T08:00:01.400Z",
 };
 
-const catalog = { isLive: () => true, cancelsRunning: () => false };
+// The examples' catalog: every family live, and one model deprecated, retiring on a set day for a replacement.
+const catalog = {
+  isLive: () => true,
+  cancelsRunning: () => false,
+  lifecycle: {
+    now: new Date("2026-11-24T09:00:00.000Z"),
+    schedule: new RetirementSchedule([], [
+      {
+        model: "vendorA-speech-2.8-turbo",
+        deprecatedAt: new Date("2026-11-20T00:00:00.000Z"),
+        retiresAt: new Date("2026-12-15T00:00:00.000Z"),
+        replacement: "vendorA-speech-2.8-hd",
+        source: "operator",
+      },
+    ]),
+  },
+};
 
 // One example per response component of the document; a component without one here gets none.
 export function responseExamples(): Record<string, unknown> {
   const succeeded = succeededTaskExample();
-  const models = modelList(catalog.isLive);
+  const models = modelList(catalog);
   const capabilities = capabilityList();
   const capabilityCard = capabilityDetail("text_to_speech", catalog);
   return {

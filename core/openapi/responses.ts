@@ -10,6 +10,14 @@ export const HEADERS = {
   "Retry-After": { description: "Seconds to wait before retrying.", schema: { type: "integer" } },
   "Preference-Applied": { description: "wait=N when the server waited on the task (Prefer: wait=N).", schema: { type: "string" } },
   "Idempotent-Replayed": { description: "`true` when the answer is the original task of a repeated Idempotency-Key.", schema: { type: "string" } },
+  Deprecation: {
+    description: "RFC 9745: the task's model is deprecated, since this date (`@` and Unix seconds); the envelope's warnings say more.",
+    schema: { type: "string", example: "@1795132800" },
+  },
+  Sunset: {
+    description: "RFC 8594: the HTTP-date from which requests naming the task's model are refused (unsupported_model).",
+    schema: { type: "string", example: "Tue, 15 Dec 2026 00:00:00 GMT" },
+  },
 } as const;
 
 const header = (name: keyof typeof HEADERS) => ({ $ref: `#/components/headers/${name}` });

@@ -91,7 +91,13 @@ const modelListItemFields = {
   owned_by: z.string().describe("The vendor family that serves it."),
   kind: z.string().describe("image, video, music, speech, voice_clone, understanding or video_prompt_enhancement."),
   capabilities: z.array(z.string()).describe("The capabilities that can choose this model."),
-  live: z.boolean().describe("Whether its vendor is configured on this deployment."),
+  live: z.boolean().describe("Whether requests can run on it: its vendor is configured on this deployment and it has not retired."),
+  lifecycle: z
+    .enum(["active", "deprecated", "retired"])
+    .describe("`deprecated` from `deprecated_at`: still served, with a `model_deprecated` warning and Deprecation and Sunset headers, and `auto` passes over it while a compatible model that is not deprecated remains; `retired` from `retires_at`: a request naming it is refused with `unsupported_model`."),
+  deprecated_at: z.iso.datetime().nullable().describe("From when the model is discouraged; null when no retirement is set."),
+  retires_at: z.iso.datetime().nullable().describe("From when requests naming the model are refused; null when no retirement is set."),
+  replacement: z.string().nullable().describe("The model the operator points to instead, if any."),
 };
 
 export const modelListSchema = z.object({

@@ -3,6 +3,7 @@ import type { InputLimits } from "../catalog/input-limits.js";
 import type { CandidateFailure } from "./candidate-failure.js";
 import { inputLimitFailures, type KnownInput } from "./input-limits.js";
 import { modelListHint } from "./model-list-hint.js";
+import type { ModelLifecycle, Retirement } from "../retirements/retirement.js";
 
 export interface SelectableModel {
   id: string;
@@ -32,6 +33,8 @@ export interface Selection<M extends SelectableModel> {
   requested: string;
   model: M;
   reason: string | null;
+  // The chosen model's retirement when it is deprecated: the task is served, with a warning.
+  deprecation: Retirement | null;
 }
 
 export interface SelectionInput<M extends SelectableModel> {
@@ -39,6 +42,8 @@ export interface SelectionInput<M extends SelectableModel> {
   requested: string;
   candidates: readonly M[];
   isLive(model: M): boolean;
+  // The retirements in force and now: a retired model is never selectable, a deprecated one is `auto`'s last resort.
+  lifecycle: ModelLifecycle;
   requirements: readonly Requirement<M>[];
   known: KnownRequestInputs;
 }
@@ -63,18 +68,42 @@ export function concreteModelError(model: string, failures: readonly CandidateFa
   });
 }
 
-// A concrete model is validated exactly and never substituted; `auto` takes the first live candidate that
-// honours every requirement, in catalog order.
+function retiredError(capability: string, retirement: Retirement, selectable: readonly string[]): ServiceError {
+  const instead = retirement.replacement ? ` Its replacement is ${retirement.replacement}.` : "";
+  return new ServiceError(
+    "unsupported_model",
+    `Model "${retirement.model}" is not selectable for ${capability}: it retired at ${retirement.retiresAt.toISOString()}.${instead} ${modelListHint(capability)}.`,
+    {
+      param: "/model",
+      details: {
+        received: retirement.model,
+        reason: "retired",
+        retired_at: retirement.retiresAt.toISOString(),
+        ...(retirement.replacement ? { replacement: retirement.replacement } : {}),
+        supported_models: ["auto", ...selectable],
+      },
+    },
+  );
+}
+
+// A concrete model is validated exactly and never substituted (a retired one is refused, a deprecated one served);
+// `auto` takes the first live candidate that honours every requirement, in catalog order, passing over deprecated
+// models while one that is not remains and never taking a retired one.
 export function selectModel<M extends SelectableModel>(input: SelectionInput<M>): Selection<M> {
   const { capability, requested, candidates, requirements } = input;
+  const { schedule, now } = input.lifecycle;
+  const selectable = candidates.filter((m) => schedule.phaseOf(m.id, now) !== "retired").map((m) => m.id);
   if (requested !== "auto") {
     const model = candidates.find((m) => m.id === requested);
     if (!model) {
       throw new ServiceError("unsupported_model", `Model "${requested}" is not selectable for ${capability}: ${modelListHint(capability)}.`, {
         param: "/model",
-        details: { received: requested, supported_models: ["auto", ...candidates.map((m) => m.id)] },
+        details: { received: requested, supported_models: ["auto", ...selectable] },
       });
     }
+    const retirement = schedule.of(model.id);
+    const phase = schedule.phaseOf(model.id, now);
+    if (retirement && phase === "retired") throw retiredError(capability, retirement, selectable);
     const failures = failuresOf(model, requirements, input.known);
     if (failures.length > 0) throw concreteModelError(model.id, failures);
     if (!input.isLive(model)) {
@@ -83,18 +112,31 @@ export function selectModel<M extends SelectableModel>(input: SelectionInput<M>)
         details: { model: model.id },
       });
     }
-    return { requested, model, reason: null };
+    return { requested, model, reason: null, deprecation: phase === "deprecated" ? (retirement ?? null) : null };
   }
 
   const rejected: CandidateFailure[] = [];
+  const passedOver: { model: M; retirement: Retirement }[] = [];
+  const skippedText = () => (rejected.length > 0 ? `; skipped ${[...new Set(rejected.map((f) => f.model))].join(", ")}` : "");
   for (const model of candidates) {
+    const retirement = schedule.of(model.id);
+    const phase = schedule.phaseOf(model.id, now);
+    if (retirement && phase === "retired") {
+      rejected.push({ model: model.id, code: "model_retired", param: "/model", message: `model retired at ${retirement.retiresAt.toISOString()}` });
+      continue;
+    }
     const failures = failuresOf(model, requirements, input.known);
     if (failures.length === 0 && input.isLive(model)) {
-      const skipped = rejected.length > 0 ? `; skipped ${[...new Set(rejected.map((f) => f.model))].join(", ")}` : "";
+      if (retirement && phase === "deprecated") {
+        passedOver.push({ model, retirement });
+        continue;
+      }
+      const deprecated = passedOver.length > 0 ? `; passed over deprecated ${passedOver.map((p) => p.model.id).join(", ")}` : "";
       return {
         requested,
         model,
-        reason: `auto: first live model for ${capability} honouring every requested control${skipped}`,
+        reason: `auto: first live model for ${capability} honouring every requested control${skippedText()}${deprecated}`,
+        deprecation: null,
       };
     }
     if (failures.length === 0) {
@@ -102,6 +144,17 @@ export function selectModel<M extends SelectableModel>(input: SelectionInput<M>)
     } else {
       rejected.push(...failures);
     }
+  }
+  const fallback = passedOver[0];
+  if (fallback) {
+    return {
+      requested,
+      model: fallback.model,
+      reason:
+        `auto: deprecated model for ${capability}, retiring at ${fallback.retirement.retiresAt.toISOString()}, chosen since no live ` +
+        `compatible model that is not deprecated remains${skippedText()}`,
+      deprecation: fallback.retirement,
+    };
   }
   const message = `No live model for ${capability} can honour the whole request; details.candidate_failures says what each refused. ${modelListHint(capability)}.`;
   throw new ServiceError("no_eligible_model", message, {

@@ -3,6 +3,7 @@ import type { AdmittedTasks } from "../db/statements/admit-tasks.js";
 import { inputSchemaOf } from "../capabilities/table.js";
 import { splitInlineMedia } from "../media/inline.js";
 import type { StoredUsage } from "./envelope.js";
+import { deprecationWarning } from "../retirements/retirement.js";
 import { ADMITTED_STATUS } from "./state.js";
 import { taskRecordOf, type TaskRow } from "./task-rows.js";
 
@@ -52,7 +53,7 @@ export function admittedTaskRow(fields: AdmittedTaskFields): TaskRow {
     input,
     progress: { percent: 0, stage: "queued", message: "waiting for a worker" },
     output: null,
-    warnings: [],
+    warnings: prepared.deprecation ? [deprecationWarning(prepared.deprecation)] : [],
     error: null,
     quote: storedQuote(prepared),
     resolvedMedia: null,

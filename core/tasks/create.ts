@@ -17,9 +17,11 @@ import { toEnvelope, type TaskEnvelope } from "./envelope.js";
 import { envelopeContext, type EnvelopeRuntime } from "./read.js";
 import { prepareKnowing, type SelectionRuntime } from "./prepare-known.js";
 import { readTask } from "./task-reads.js";
+import { readLifecycle, type LifecycleRuntime } from "../retirements/lifecycle.js";
+import type { Retirement } from "../retirements/retirement.js";
 
 // The parts of the runtime preparing a request uses: the media checks, the voices in the database, and which
-// vendor families are live.
+// vendor families are live, and the models' retirements.
 export interface PrepareRuntime extends MediaAdmissionRuntime, SelectionRuntime {}
 
 // The parts of the runtime an admission uses: what preparing the request uses, the task's id and the group
@@ -44,6 +46,8 @@ export interface CreateContext {
 export interface CreateResult {
   task: TaskEnvelope;
   replayed: boolean;
+  // The resolved model's retirement when it is deprecated or retired now, for REST's Deprecation and Sunset.
+  deprecation: Retirement | null;
 }
 
 export function validateIdempotencyKey(key: string | undefined, name: string): string {
@@ -77,10 +81,14 @@ export function parseCreateInput(capability: Capability, raw: unknown, allowLoop
   return input;
 }
 
-async function replay(core: EnvelopeRuntime & { reads: ReadSql }, taskId: string): Promise<CreateResult> {
+// A replayed admission answers as the original did, its model's retirement as it stands now.
+async function replay(core: EnvelopeRuntime & LifecycleRuntime & { reads: ReadSql }, taskId: string): Promise<CreateResult> {
   const row = await readTask(core.reads, taskId);
   if (!row) throw new Error(`idempotency key points at missing task ${taskId}`);
-  return { task: toEnvelope(row, envelopeContext(core)), replayed: true };
+  const { schedule, now } = await readLifecycle(core);
+  const retirement = schedule.of(row.resolvedModel);
+  const deprecation = retirement && schedule.phaseOf(row.resolvedModel, now) !== "active" ? retirement : null;
+  return { task: toEnvelope(row, envelopeContext(core)), replayed: true, deprecation };
 }
 
 // Checks the media references and prepares the request (selection, price): the steps that may refuse it after
@@ -139,5 +147,5 @@ export async function createTask(core: CreateRuntime, capabilityId: string, raw:
     throw result.error;
   }
   recordAdmission(core, result.row);
-  return { task: toEnvelope(result.row, envelopeContext(core)), replayed: false };
+  return { task: toEnvelope(result.row, envelopeContext(core)), replayed: false, deprecation: prepared.deprecation };
 }

@@ -12,10 +12,12 @@ import { transitionTask } from "../db/statements/transition-task.js";
 import { TASK_TRANSITIONS } from "./state.js";
 import type { TaskChanges } from "./task-rows.js";
 import { SLOT_RELEASED } from "./tenant-slots.js";
+import type { LifecycleRuntime } from "../retirements/lifecycle.js";
+import { retiredMeanwhileChanges } from "../retirements/retired-meanwhile.js";
 
 // The parts of the runtime a task's ending uses: the group commits of endings, the clock, and what the finish is
 // counted and logged with.
-export interface FinishRuntime extends TaskEventRecorder {
+export interface FinishRuntime extends TaskEventRecorder, LifecycleRuntime {
   clock: Clock;
   finishes: GroupCommit<TaskEnding, TaskRow | null>;
 }
@@ -35,11 +37,13 @@ export async function finishSucceeded(
   taskId: string,
   result: { output: Record<string, unknown>; usage: StoredUsage; artifacts: NewArtifact[] },
 ): Promise<TaskRow | null> {
+  const retired = await retiredMeanwhileChanges(core);
   const finished = await core.finishes.submit(async (tx, settlements) => {
     const now = core.clock();
     const captured = BigInt(result.usage.total_micro);
     const row = await transitionTask(tx, taskId, "succeed", {
       ...SLOT_RELEASED,
+      ...retired,
       output: result.output,
       usage: result.usage,
       completedAt: now,
@@ -66,11 +70,13 @@ export async function finishUnsuccessfully(
   error: StoredError | null,
   changes: TaskChanges = {},
 ): Promise<TaskRow | null> {
+  const retired = await retiredMeanwhileChanges(core);
   const finished = await core.finishes.submit(async (tx, settlements) => {
     const now = core.clock();
     const status = TASK_TRANSITIONS[ending].to;
     const row = await transitionTask(tx, taskId, ending, {
       ...SLOT_RELEASED,
+      ...retired,
       ...changes,
       error,
       usage: zeroUsage(),

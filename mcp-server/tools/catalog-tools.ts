@@ -79,10 +79,11 @@ export function catalogTools(): ToolDefinition[] {
       async run(args, call) {
         const input = parseArguments(modelsInput, args);
         const capability = input.capability === undefined ? undefined : capabilityNamed(input.capability, "/capability");
-        const list = catalog.modelList(call.core.isFamilyLive);
+        const state = await catalog.catalogState(call.core);
+        const list = catalog.modelList(state);
         let data: unknown[] = list.data.filter((m) => !capability || m.capabilities.includes(capability.id));
         if (input.model !== undefined) {
-          const card = modelCard(input.model, catalog.catalogState(call.core));
+          const card = modelCard(input.model, state);
           data = !capability || card.capabilities.includes(capability.id) ? [card] : [];
         }
         return { structured: { ...list, data, ...(capability ? { tool: toolOf(capability, call.toolNames) } : {}) } };

@@ -7,6 +7,8 @@ const EXPOSED_HEADERS = [
   "X-Request-Id",
   "Idempotent-Replayed",
   "Preference-Applied",
+  "Deprecation",
+  "Sunset",
   "Retry-After",
   "X-RateLimit-Limit",
   "X-RateLimit-Remaining",

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from "fastify";
-import { CAPABILITIES, createTask, type Core } from "../../core/index.js";
+import { CAPABILITIES, createTask, deprecationHeaders, type Core } from "../../core/index.js";
 import { principalOf, requireAuth } from "../plugins/auth.js";
 import { afterPreferredWait } from "./prefer-wait.js";
 
@@ -16,6 +16,7 @@ export function registerCapabilityRoutes(app: FastifyInstance, core: Core): void
         surface: "rest",
       });
       if (result.replayed) reply.header("Idempotent-Replayed", "true");
+      if (result.deprecation) reply.headers(deprecationHeaders(result.deprecation));
       // Prefer: wait=N answers once the task has ended (or at N seconds), still as the 202 of its admission.
       return reply.status(202).send(await afterPreferredWait(core, request, reply, result.task));
     });

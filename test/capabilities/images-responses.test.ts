@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { NO_RETIREMENTS } from "../../core/retirements/retirement.js";
 import { understandingRequirements } from "../../core/capabilities/understanding-requirements.js";
 import { UNDERSTANDING_MODELS, type UnderstandingModel } from "../../core/catalog/understanding-models.js";
 import { ServiceError } from "../../core/errors/index.js";
@@ -115,6 +116,7 @@ describe("modality and context window checks", () => {
       requested: "narrow",
       candidates: [narrow],
       isLive: () => true,
+      lifecycle: { schedule: NO_RETIREMENTS, now: new Date() },
       requirements: understandingRequirements({ modality: "image", mediaParam: "/images", prompt, imageCount: 1, detail: "default" }),
       known: { body: {}, media: [] },
     });

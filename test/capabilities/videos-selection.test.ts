@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { NO_RETIREMENTS } from "../../core/retirements/retirement.js";
 import { VIDEO_MODELS, type VideoConstraints } from "../../core/catalog/video-models.js";
 import { UNDERSTANDING_MODELS } from "../../core/catalog/understanding-models.js";
 import { VIDEO_CAPABILITIES } from "../../core/capabilities/videos/index.js";
@@ -207,7 +208,7 @@ describe("video model data", () => {
 
 describe("video understanding context window", () => {
   // SPEC.md's 32000-character prompt fits vendorA-M3's window, so HTTP cannot reach this rule; prepare can.
-  const ctx = { tenantId: "t", isFamilyLive: () => true, findVoice: async () => null, known: { body: {}, media: [] } };
+  const ctx = { tenantId: "t", isFamilyLive: () => true, lifecycle: { schedule: NO_RETIREMENTS, now: new Date() }, findVoice: async () => null, known: { body: {}, media: [] } };
   const model = UNDERSTANDING_MODELS.find((m) => m.id === "vendorA-M3")!;
   const limit = model.constraints.context_window_tokens * 4;
   const ask = (requested: string, characters: number) =>

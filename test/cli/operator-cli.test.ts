@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureBuilt, svc, type CliResult } from "../cli/svc-process.js";
 import { startHarness, TEST_CALLBACK_SECRET_KEY, type ApiResponse, type Harness } from "../support/harness.js";
+import { eventually } from "../support/wait.js";
 
 // The operator CLI `bin/svc.js` as a real child process against the harness' database; its effects are
 // observed through the harness' REST server.
@@ -103,6 +104,34 @@ describe("svc admin CLI", () => {
     expect(json(await cli("tenant", "retention", tenantId, "90", "--json"))).toEqual({ tenant_id: tenantId, artifact_retention_days: 90, source: "tenant" });
     expect(json(await cli("tenant", "retention", tenantId, "default", "--json"))).toMatchObject({ artifact_retention_days: 30, source: "default" });
   }, 300_000);
+
+  it("retires a model and clears it again, the running service following without a restart", async () => {
+    const model = "vendorA-speech-2.8-hd";
+    const speak = () =>
+      h.request("POST", "/v1/audio/speech", { body: { model, voice: "en_female_aria", input: "hi" }, idempotencyKey: `retire-${Math.random()}` });
+    expect((await speak()).status).toBe(202);
+
+    const retired = json(await cli("model", "retire", model, "--on", "2020-01-01", "--replacement", "vendorA-speech-2.8-turbo", "--json"));
+    expect(retired).toMatchObject({ model, lifecycle: "retired", retires_at: "2020-01-01T00:00:00.000Z", replacement: "vendorA-speech-2.8-turbo", source: "operator" });
+    // The REST server hears of the change by notification, a moment after the CLI's commit.
+    const refused = await eventually("the retirement at the REST server", 10_000, async () => {
+      const answer = await speak();
+      return answer.status === 400 ? answer : undefined;
+    });
+    expect(refused.body.error).toMatchObject({ code: "unsupported_model", details: { reason: "retired", replacement: "vendorA-speech-2.8-turbo" } });
+    const listed = json(await cli("model", "list", "--json"));
+    expect(listed.find((m: { model: string }) => m.model === model)).toMatchObject({ live: false, lifecycle: "retired" });
+
+    expect(json(await cli("model", "retire", model, "--clear", "--json"))).toMatchObject({ model, lifecycle: "active", retires_at: null });
+    await eventually("the cleared retirement at the REST server", 10_000, async () => ((await speak()).status === 202 ? true : undefined));
+
+    const unknown = await cli("model", "retire", "no-such-model", "--on", "2030-01-01");
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain("no such model in the catalog");
+    const badDate = await cli("model", "retire", model, "--on", "next week");
+    expect(badDate.code).not.toBe(0);
+    expect(badDate.stderr).toContain("--on must be a day");
+  });
 
   it("exits non-zero on an unknown command and on an operation that fails", async () => {
     const [unknown, missingKey] = await Promise.all([

@@ -6,6 +6,7 @@ import { sql } from "drizzle-orm";
 import { Logger, type Runner } from "graphile-worker";
 import { admin, createCore, loadConfig, parseCredits, type Core } from "../../core/index.js";
 import type { Area } from "../../core/auth/areas.js";
+import type { Clock } from "../../core/clock.js";
 import { emulatorProviderEnv } from "../../core/config.js";
 import { startEmulator } from "../../emulator/server.js";
 import { buildRestApp } from "../../rest-server/app.js";
@@ -20,6 +21,8 @@ export interface HarnessOptions {
   worker?: boolean;
   credits?: string;
   env?: Record<string, string>;
+  // The service's clock, for tests that move time (a model's retirement date, say) without waiting.
+  clock?: Clock;
 }
 
 export interface Harness {
@@ -78,7 +81,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     ...options.env,
   };
   const config = loadConfig(env);
-  const core = createCore(config, { dbPoolSize: 6 });
+  const core = createCore(config, { dbPoolSize: 6, ...(options.clock ? { clock: options.clock } : {}) });
   const server = buildRestApp(core, { forceCloseConnections: true });
   await server.listen({ host: config.host, port: config.port });
   const address = config.publicBaseUrl;

@@ -1,3 +1,4 @@
+import { NO_RETIREMENTS } from "../../core/retirements/retirement.js";
 import { findCapability } from "../../core/capabilities/table.js";
 import type { IdGenerator } from "../../core/ids.js";
 import type { Admission } from "../../core/tasks/admission-batch.js";
@@ -13,6 +14,7 @@ export async function helloAdmissions(ids: IdGenerator, tenantId: string) {
   const prepared = await capability.prepare(input, {
     tenantId,
     isFamilyLive: () => true,
+    lifecycle: { schedule: NO_RETIREMENTS, now: new Date() },
     findVoice: async () => ({ voiceId: "en_female_aria", models: capability.modelIds }),
     known: { body: input, media: [] },
   });

@@ -1147,8 +1147,19 @@ export interface components {
             kind: string;
             /** @description The capabilities that can choose this model. */
             capabilities: string[];
-            /** @description Whether its vendor is configured on this deployment. */
+            /** @description Whether requests can run on it: its vendor is configured on this deployment and it has not retired. */
             live: boolean;
+            /**
+             * @description `deprecated` from `deprecated_at`: still served, with a `model_deprecated` warning and Deprecation and Sunset headers, and `auto` passes over it while a compatible model that is not deprecated remains; `retired` from `retires_at`: a request naming it is refused with `unsupported_model`.
+             * @enum {string}
+             */
+            lifecycle: "active" | "deprecated" | "retired";
+            /** @description From when the model is discouraged; null when no retirement is set. */
+            deprecated_at: string | null;
+            /** @description From when requests naming the model are refused; null when no retirement is set. */
+            retires_at: string | null;
+            /** @description The model the operator points to instead, if any. */
+            replacement: string | null;
             /** @description Which family of options the model takes. */
             shape: string;
             /** @description Whether a task running on it can be canceled (its vendor job is stopped); a queued task always can, and a running one on a model without it answers 409 conflict. */
@@ -1318,8 +1329,19 @@ export interface components {
                 kind: string;
                 /** @description The capabilities that can choose this model. */
                 capabilities: string[];
-                /** @description Whether its vendor is configured on this deployment. */
+                /** @description Whether requests can run on it: its vendor is configured on this deployment and it has not retired. */
                 live: boolean;
+                /**
+                 * @description `deprecated` from `deprecated_at`: still served, with a `model_deprecated` warning and Deprecation and Sunset headers, and `auto` passes over it while a compatible model that is not deprecated remains; `retired` from `retires_at`: a request naming it is refused with `unsupported_model`.
+                 * @enum {string}
+                 */
+                lifecycle: "active" | "deprecated" | "retired";
+                /** @description From when the model is discouraged; null when no retirement is set. */
+                deprecated_at: string | null;
+                /** @description From when requests naming the model are refused; null when no retirement is set. */
+                retires_at: string | null;
+                /** @description The model the operator points to instead, if any. */
+                replacement: string | null;
             }[];
         };
         Quote: {
@@ -3350,6 +3372,10 @@ export interface components {
         "Preference-Applied": string;
         /** @description `true` when the answer is the original task of a repeated Idempotency-Key. */
         "Idempotent-Replayed": string;
+        /** @description RFC 9745: the task's model is deprecated, since this date (`@` and Unix seconds); the envelope's warnings say more. */
+        Deprecation: string;
+        /** @description RFC 8594: the HTTP-date from which requests naming the task's model are refused (unsupported_model). */
+        Sunset: string;
     };
     pathItems: never;
 }
@@ -3384,6 +3410,8 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     "Preference-Applied": components["headers"]["Preference-Applied"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3614,6 +3642,8 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     "Preference-Applied": components["headers"]["Preference-Applied"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3844,6 +3874,8 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     "Preference-Applied": components["headers"]["Preference-Applied"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4074,6 +4106,8 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     "Preference-Applied": components["headers"]["Preference-Applied"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4304,6 +4338,8 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     "Preference-Applied": components["headers"]["Preference-Applied"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4534,6 +4570,8 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     "Preference-Applied": components["headers"]["Preference-Applied"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4764,6 +4802,8 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     "Preference-Applied": components["headers"]["Preference-Applied"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4994,6 +5034,8 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     "Preference-Applied": components["headers"]["Preference-Applied"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5224,6 +5266,8 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     "Preference-Applied": components["headers"]["Preference-Applied"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5454,6 +5498,8 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     "Preference-Applied": components["headers"]["Preference-Applied"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5684,6 +5730,8 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     "Preference-Applied": components["headers"]["Preference-Applied"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5914,6 +5962,8 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     "Preference-Applied": components["headers"]["Preference-Applied"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6144,6 +6194,8 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     "Preference-Applied": components["headers"]["Preference-Applied"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6374,6 +6426,8 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     "Preference-Applied": components["headers"]["Preference-Applied"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6739,6 +6793,8 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     "Preference-Applied": components["headers"]["Preference-Applied"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6969,6 +7025,8 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     "Preference-Applied": components["headers"]["Preference-Applied"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
                     [name: string]: unknown;
                 };
                 content: {

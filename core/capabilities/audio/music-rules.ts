@@ -242,6 +242,7 @@ export function prepareMusic(input: MusicSongInput & { model: string }, ctx: Pre
     requested: input.model,
     candidates: MUSIC_MODELS.filter((m) => m.capabilities.includes(endpoint.capability)),
     isLive: (m) => ctx.isFamilyLive(m.family),
+    lifecycle: ctx.lifecycle,
     requirements: musicRequirements(input, endpoint.limits),
     known: ctx.known,
   });

@@ -101,6 +101,7 @@ export const voiceCloneCapability = defineCapability({
       requested: input.model,
       candidates: VOICE_CLONE_MODELS,
       isLive: (m) => ctx.isFamilyLive(m.family),
+      lifecycle: ctx.lifecycle,
       known: ctx.known,
       requirements: voiceCloneRequirements(input),
     });

@@ -29,6 +29,7 @@ export function prepareImageGeneration(
     requested: input.model,
     candidates: imageModelsFor(capabilityId),
     isLive: (m) => ctx.isFamilyLive(m.family),
+    lifecycle: ctx.lifecycle,
     requirements,
     known: ctx.known,
   });

@@ -67,6 +67,7 @@ export const imageUnderstandingCapability = defineCapability({
       requested: input.model,
       candidates,
       isLive: (m) => ctx.isFamilyLive(m.family),
+      lifecycle: ctx.lifecycle,
       known: ctx.known,
       requirements: understandingRequirements({
         modality: "image",

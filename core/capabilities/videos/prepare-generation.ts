@@ -22,6 +22,7 @@ export async function prepareVideoGeneration(request: GenerationRequest, ctx: Pr
     requested: request.model,
     candidates: videoModelsFor(request.capability),
     isLive: (m) => ctx.isFamilyLive(m.family),
+    lifecycle: ctx.lifecycle,
     requirements: request.requirements,
     known: ctx.known,
   });

@@ -90,6 +90,7 @@ export const promptEnhanceCapability = defineCapability({
       requested: enhancer.id,
       candidates: ENHANCEMENT_MODELS,
       isLive: (m) => ctx.isFamilyLive(m.family),
+      lifecycle: ctx.lifecycle,
       known: ctx.known,
       requirements: [],
     });

@@ -58,6 +58,7 @@ export const videoResponsesCapability = defineCapability({
       requested: input.model,
       candidates: videoUnderstandingModels,
       isLive: (m) => ctx.isFamilyLive(m.family),
+      lifecycle: ctx.lifecycle,
       known: ctx.known,
       requirements: understandingRequirements({
         modality: "video",

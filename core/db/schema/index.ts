@@ -8,3 +8,4 @@ export * from "./rate-limits.js";
 export * from "./inline-media.js";
 export * from "./oauth.js";
 export * from "./spend-limits.js";
+export * from "./model-retirements.js";

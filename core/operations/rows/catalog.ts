@@ -14,7 +14,7 @@ export const CATALOG_OPERATIONS = operationRows([
     area: "catalog",
     responses: { 200: { description: "The live models", body: { schema: modelListSchema, component: "ModelList" } } },
     errors: [],
-    run: async (core) => modelList(core.isFamilyLive),
+    run: async (core) => modelList(await catalogState(core)),
   },
   {
     operationId: "getCatalogModel",
@@ -25,7 +25,7 @@ export const CATALOG_OPERATIONS = operationRows([
     params: z.object({ model: z.string().describe("The model id.") }),
     responses: { 200: { description: "The model's card", body: { schema: modelCardSchema, component: "ModelCard" } } },
     errors: ["not_found"],
-    run: async (core, call) => modelDetail(call.params.model!, catalogState(core)),
+    run: async (core, call) => modelDetail(call.params.model!, await catalogState(core)),
   },
   {
     operationId: "listCatalogCapabilities",
@@ -46,6 +46,6 @@ export const CATALOG_OPERATIONS = operationRows([
     params: z.object({ capability: z.string().describe("The capability id.") }),
     responses: { 200: { description: "The capability's card", body: { schema: capabilityCardSchema, component: "CapabilityCard" } } },
     errors: ["not_found"],
-    run: async (core, call) => capabilityDetail(call.params.capability!, catalogState(core)),
+    run: async (core, call) => capabilityDetail(call.params.capability!, await catalogState(core)),
   },
 ]);

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { assetUploadSchema, uploadAsset } from "../../assets/upload.js";
-import { modelList } from "../../catalog/cards.js";
+import { catalogState, modelList } from "../../catalog/cards.js";
 import { creditBalanceView, creditsQuerySchema } from "../../credits/view.js";
 import { cancelTaskRequest, cancelTaskBodySchema } from "../../tasks/cancel-request.js";
 import { findTaskByIdempotencyKey, idempotencyLookupQuerySchema, isIdempotencyKeyLookup } from "../../tasks/idempotency-lookup.js";
@@ -130,7 +130,7 @@ export const listModelsOperation = {
   area: "catalog",
   responses: { 200: { description: "The live models", body: { schema: modelListSchema, component: "ModelList" } } },
   errors: [],
-  run: async (core) => modelList(core.isFamilyLive),
+  run: async (core) => modelList(await catalogState(core)),
   tool: "svc.models.list",
 } as const satisfies Operation;
 
