@@ -291,6 +291,10 @@ describe("the web console", () => {
     await open(desk, "voice_clone");
     await desk.locator('[id="field/sample"]').setInputFiles({ name: "narrator.mp3", mimeType: "audio/mpeg", buffer: await voiceLike(110, 12) });
     await desk.locator(".media-input.chosen audio").waitFor();
+    // The name and the consent are the person's to give: nothing is filled in or ticked for them.
+    expect(await desk.locator('[id="field/display_name"]').inputValue()).toBe("");
+    expect(await desk.locator('[id="field/consent_attested"]').isChecked()).toBe(false);
+    expect(await screenshot(browser, "try-voice-clone", { fullPage: false })).toBeGreaterThan(1);
     await desk.locator('[id="field/display_name"]').fill("Console narrator");
     await desk.locator('[id="field/consent_attested"]').check();
     await quoted(desk);
@@ -364,6 +368,10 @@ describe("the web console", () => {
       const task = (await h.request("GET", `/v1/tasks/${stoppable}`)).body;
       throw new Error(`${error.message}\nthe API says ${task.status} (cancel requested ${task.cancel_requested_at}); the page shows ${await desk.locator(".task-detail").textContent()}`);
     });
+    // An ended cancel says it was canceled, not that it was requested.
+    await desk.locator(".task-detail .cancel-notice", { hasText: "Canceled." }).waitFor();
+    expect(await desk.locator(".task-detail").textContent()).not.toContain("Cancellation requested");
+    expect(await screenshot(browser, "task-canceled", { fullPage: false })).toBeGreaterThan(1);
     await fetch(`${h.emulatorUrl}/_emulator/faults`, { method: "DELETE" });
   });
 
