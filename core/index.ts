@@ -34,6 +34,7 @@ export { listVoicesPage } from "./voices/list.js";
 export { getVoice } from "./voices/get.js";
 export { deleteVoice } from "./voices/delete.js";
 export { findVoiceForTenant } from "./voices/lookup.js";
+export { StockVoiceSamples } from "./voices/stock-sample.js";
 export * as catalog from "./catalog/cards.js";
 export { buildOpenApiDocument } from "./openapi/document.js";
 export { renderReferencePage } from "./openapi/reference-page.js";
