@@ -13,6 +13,7 @@ export class UsageError extends Error {
 
 export type Parsed =
   | { kind: "help"; text: string; exitCode: 0 | 2 }
+  | { kind: "version" }
   | { kind: "run"; spec: CommandSpec; args: Record<string, string | undefined>; options: Record<string, string | true> };
 
 interface Token {
@@ -49,6 +50,8 @@ export function parseArguments(argv: string[]): Parsed {
   const wantsHelp = tokens.some((t) => t.option?.name === "help");
   const positionals = tokens.filter((t) => t.positional !== undefined).map((t) => t.positional as string);
   const [noun, maybeVerb] = positionals;
+  // `svc --version` (alone, as other tools take it): the package's version, exit 0.
+  if (noun === undefined && !wantsHelp && tokens.length === 1 && tokens[0]?.option?.name === "version" && tokens[0].option.value === undefined) return { kind: "version" };
   if (noun === undefined) return { kind: "help", text: generalHelp(), exitCode: wantsHelp ? 0 : 2 };
   if (!NOUNS.includes(noun)) {
     if (wantsHelp) return { kind: "help", text: generalHelp(), exitCode: 0 };

@@ -249,7 +249,7 @@ export function generalHelp(): string {
     "",
     "Square brackets mark what may be left out; type what is inside them, not the brackets.",
     "Every command takes --help; --json for machine-readable output; --create-database to create an embedded",
-    "database when none is found.",
+    "database when none is found. `svc --version` prints the version.",
     DATABASE_NOTE,
   ].join("\n");
 }

@@ -1,3 +1,4 @@
+import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { parseArguments, UsageError, type Parsed } from "./args.js";
 
@@ -78,6 +79,12 @@ async function main(): Promise<number> {
   } catch (error) {
     if (error instanceof UsageError) return fail(error.message, 2, error.helpCommand);
     throw error;
+  }
+  if (parsed.kind === "version") {
+    const { PROJECT_ROOT } = await import("../scripts/local-env.js");
+    const manifest = JSON.parse(await readFile(path.join(PROJECT_ROOT, "package.json"), "utf8")) as { version: string };
+    console.log(manifest.version);
+    return 0;
   }
   if (parsed.kind === "help") {
     (parsed.exitCode === 0 ? console.log : console.error)(parsed.text);

@@ -24,11 +24,20 @@ interface TaskViewProps {
   focus?: boolean;
 }
 
+// After "Cancel task": requested while the task still runs; once it ended, how (it may have finished first).
+function cancelNotice(task: Task): string {
+  if (!isTerminal(task)) return "Cancellation requested; the task stops shortly.";
+  if (task.status === "canceled") return "Canceled.";
+  return `It ended ${task.status} before the cancellation took effect.`;
+}
+
 export function TaskView({ initial, onRunAgain, focus = false }: TaskViewProps) {
   const [task, setTask] = useState(initial);
   const [card, setCard] = useState<ModelCard | undefined>(undefined);
   const [error, setError] = useState<unknown>(null);
   const [notice, setNotice] = useState<string | null>(null);
+  // A cancel this view asked for: what it says follows the task (requested while it runs, then how it ended).
+  const [cancelAsked, setCancelAsked] = useState(false);
   const heading = useRef<HTMLHeadingElement>(null);
 
   useEffect(() => {
@@ -36,6 +45,7 @@ export function TaskView({ initial, onRunAgain, focus = false }: TaskViewProps) 
     setTask(initial);
     setError(null);
     setNotice(null);
+    setCancelAsked(false);
     if (isTerminal(initial)) return;
     const abort = new AbortController();
     followTask(initial.task_id, (change) => setTask((t) => ({ ...t, status: change.status as Task["status"], progress: change.progress })), abort.signal)
@@ -50,7 +60,8 @@ export function TaskView({ initial, onRunAgain, focus = false }: TaskViewProps) 
     modelCard(task.resolved_model).then(setCard, () => setCard(undefined));
   }, [task.resolved_model]);
 
-  const act = async (action: () => Promise<Task>, done: string) => {
+  // Whether the action was accepted; `done` is the notice it leaves.
+  const act = async (action: () => Promise<Task>, done: string | null): Promise<boolean> => {
     setError(null);
     try {
       const next = await action();
@@ -58,11 +69,15 @@ export function TaskView({ initial, onRunAgain, focus = false }: TaskViewProps) 
       // task is never taken back to the state the answer saw.
       setTask((t) => (isTerminal(t) && !isTerminal(next) ? t : { ...t, ...next }));
       setNotice(done);
+      return true;
     } catch (e) {
       setError(e);
+      return false;
     }
   };
-  const cancel = () => act(() => api<Task>(operationRoute("cancelTask", { task_id: task.task_id }), { body: { reason: "canceled in the console" } }), "Cancellation requested.");
+  const cancel = async () => {
+    setCancelAsked(await act(() => api<Task>(operationRoute("cancelTask", { task_id: task.task_id }), { body: { reason: "canceled in the console" } }), null));
+  };
   const redeliver = () => act(() => api<Task>(operationRoute("redeliverTaskCallback", { task_id: task.task_id })), "Callback redelivery scheduled.");
   const runAgain = async () => {
     setError(null);
@@ -120,6 +135,7 @@ export function TaskView({ initial, onRunAgain, focus = false }: TaskViewProps) 
         {onRunAgain && <a href={`#/history/${task.task_id}`}>Open in History</a>}
       </div>
       {!policy.cancelable && !terminal && <p class="hint cancel-reason">Cannot be canceled: {policy.reason}</p>}
+      {cancelAsked && <p role="status" class="cancel-notice">{cancelNotice(task)}</p>}
       {notice && <p role="status">{notice}</p>}
       <ErrorView error={error} />
       {task.model_selection_reason && <p class="hint">Why this model: {task.model_selection_reason}</p>}

@@ -24,13 +24,19 @@ import { VoicePicker } from "./voice-picker";
 
 const NO_ERRORS = new Map<string, string>();
 
-// The example body's plain values (no media: its example URLs are placeholders), so a first try needs little typing.
+// What the person says of their own and is never taken from an example: the name of a thing they make (a cloned
+// voice's display_name). A field that must be one exact value (consent_attested: true) is an attestation, theirs too.
+const PERSONS_OWN = new Set(["display_name"]);
+
+// The example body's plain values (no media: its example URLs are placeholders), so a first try needs little typing;
+// never a consent or a name, which are the person's to give.
 function startingBody(card: CapabilityCard): Record<string, unknown> {
   const properties = (card.input_schema as JsonSchema).properties ?? {};
   return Object.fromEntries(
     Object.entries(card.example).filter(([name, value]) => {
       const schema: JsonSchema | undefined = properties[name];
-      return schema !== undefined && !isMediaInput(schema) && ["string", "number", "boolean"].includes(typeof value);
+      if (schema === undefined || schema.const !== undefined || PERSONS_OWN.has(name)) return false;
+      return !isMediaInput(schema) && ["string", "number", "boolean"].includes(typeof value);
     }),
   );
 }

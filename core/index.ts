@@ -37,6 +37,7 @@ export { listVoicesPage } from "./voices/list.js";
 export { getVoice } from "./voices/get.js";
 export { deleteVoice } from "./voices/delete.js";
 export { findVoiceForTenant } from "./voices/lookup.js";
+export { StockVoiceSamples } from "./voices/stock-sample.js";
 export * as catalog from "./catalog/cards.js";
 export { buildOpenApiDocument } from "./openapi/document.js";
 export { renderReferencePage } from "./openapi/reference-page.js";
@@ -76,7 +77,7 @@ export { createHttpMetrics, PROBE_PATHS, UNMATCHED_ROUTE, type HttpMetrics } fro
 export { taskLogContext } from "./observability/task-events.js";
 export { checkReadiness, type CheckResult } from "./ops/readiness.js";
 export { newWorkerId, startWorkerHeartbeat, type WorkerHeartbeat } from "./ops/worker-heartbeat.js";
-export { closingIdleConnections, handleTermination } from "./ops/graceful-shutdown.js";
+export { closingIdleConnections, handleTermination, workerDrainMs } from "./ops/graceful-shutdown.js";
 export { withinTime } from "./ops/time-limit.js";
 export { enforceRateLimit } from "./rate-limits/limiter.js";
 export { isValidBudget, MAX_REQUESTS_PER_WINDOW, type RateLimitSubject } from "./rate-limits/decision.js";

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
-import { admin, createCore, loadConfig, migrateDatabase } from "../core/index.js";
+import { admin, createCore, loadConfig, migrateDatabase, workerDrainMs } from "../core/index.js";
 import { providerEnvNames, VENDOR_FAMILIES } from "../core/config.js";
 import { bootstrapDevTenant, DEV_TENANT_CREDITS } from "../cli/bootstrap.js";
 import { EMBEDDED_DIR, EmbeddedDatabaseRefused, embeddedUrl, reachable, startEmbedded, type RunningEmbedded } from "./embedded-postgres.js";
@@ -53,7 +53,7 @@ async function stopGroup(names: Name[], deadline: number): Promise<void> {
   for (const child of group) child.kill("SIGTERM");
   const late = setTimeout(() => {
     for (const child of group.filter(running)) {
-      log(`pid ${child.pid} did not stop within SHUTDOWN_TIMEOUT_MS; killing it`);
+      log(`pid ${child.pid} did not stop in time; killing it`);
       child.kill("SIGKILL");
     }
   }, Math.max(0, deadline - Date.now()));
@@ -63,12 +63,13 @@ async function stopGroup(names: Name[], deadline: number): Promise<void> {
 
 // One stop however many signals arrive (a terminal's Ctrl-C may come both directly and through npm): servers first
 // (no new work), then the worker (its running jobs finish or are released), then the emulator, then the database.
-// The children drain within SHUTDOWN_TIMEOUT_MS; a second more, and what is left is killed.
+// The servers drain within SHUTDOWN_TIMEOUT_MS, the worker within that and the time to release the jobs it aborts
+// (workerDrainMs); a second more, and what is left is killed.
 async function shutdown(code: number): Promise<void> {
   if (stopping) return;
   stopping = true;
-  const deadline = Date.now() + shutdownTimeoutMs + 1000;
-  await stopGroup(["rest", "mcp"], deadline);
+  await stopGroup(["rest", "mcp"], Date.now() + shutdownTimeoutMs + 1000);
+  const deadline = Date.now() + workerDrainMs(shutdownTimeoutMs) + 1000;
   await stopGroup(["worker"], deadline);
   await stopGroup(["emulator"], Math.max(deadline, Date.now() + 2000));
   if (embedded) {

@@ -9,6 +9,7 @@ import {
   migrateDatabase,
   newWorkerId,
   startWorkerHeartbeat,
+  workerDrainMs,
 } from "../core/index.js";
 import { graphileLogger } from "./graphile-logger.js";
 import { startHealthServer } from "./health-server.js";
@@ -39,8 +40,8 @@ const health = await startHealthServer(core, () => ({
 }));
 
 // Jobs get SHUTDOWN_TIMEOUT_MS to finish before their abort signals fire; graphile-worker then releases them,
-// which needs a moment more.
-const shutdown = handleTermination(log, config.shutdownTimeoutMs + 5000, {
+// within JOB_RELEASE_MS more (the shutdown line says both: jobs_ms and the whole drain_ms).
+const shutdown = handleTermination(log, workerDrainMs(config.shutdownTimeoutMs), {
   async drain() {
     await heartbeat.stop();
     await runner.stop();
@@ -50,7 +51,7 @@ const shutdown = handleTermination(log, config.shutdownTimeoutMs + 5000, {
     await health.close();
     await core.close();
   },
-});
+}, { jobs_ms: config.shutdownTimeoutMs });
 
 log.info({ concurrency: config.workerConcurrency, health_url: health.url }, "worker running");
 runner.promise.catch((error: unknown) => {

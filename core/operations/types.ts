@@ -46,7 +46,7 @@ export class StatusAnswer {
 // document), or a body of another media type.
 export type OperationBody =
   | { schema: z.ZodType; component: string }
-  | { mediaType: "application/octet-stream" | "text/html" | "text/plain" | "text/event-stream" | "application/json"; text: string };
+  | { mediaType: "application/octet-stream" | "audio/mpeg" | "text/html" | "text/plain" | "text/event-stream" | "application/json"; text: string };
 
 export interface OperationResponse {
   description: string;

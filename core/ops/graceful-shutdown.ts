@@ -19,6 +19,15 @@ export interface Shutdown {
 // How long closing pools and servers may take once the work is done.
 const RELEASE_TIMEOUT_MS = 5000;
 
+// A worker's stop past SHUTDOWN_TIMEOUT_MS: its running jobs are aborted then, and graphile-worker gets this long to
+// hand them back to the queue for another worker. A worker therefore exits within SHUTDOWN_TIMEOUT_MS plus this.
+export const JOB_RELEASE_MS = 5000;
+
+// How long a worker's drain may take: its jobs' SHUTDOWN_TIMEOUT_MS, then their release.
+export function workerDrainMs(shutdownTimeoutMs: number): number {
+  return shutdownTimeoutMs + JOB_RELEASE_MS;
+}
+
 // Whether `work` finished within `ms`.
 function within(work: Promise<void>, ms: number): Promise<boolean> {
   return withinTime(work.then(() => true), ms, () => false);
@@ -26,7 +35,8 @@ function within(work: Promise<void>, ms: number): Promise<boolean> {
 
 // SIGTERM (or SIGINT): drain within `drainMs`, abandon what is left, release, and exit: 0 when everything
 // finished in time, 1 otherwise. A second signal exits at once.
-export function handleTermination(log: Logger, drainMs: number, plan: ShutdownPlan): Shutdown {
+// `facts`: what the shutdown line says besides the bound (a worker's time for its jobs).
+export function handleTermination(log: Logger, drainMs: number, plan: ShutdownPlan, facts: Record<string, number> = {}): Shutdown {
   const state = { stopping: false };
   const exit = (code: number) => {
     log.flush();
@@ -39,7 +49,7 @@ export function handleTermination(log: Logger, drainMs: number, plan: ShutdownPl
       return;
     }
     state.stopping = true;
-    log.info({ signal, drain_ms: drainMs }, "shutting down: finishing in-flight work");
+    log.info({ signal, drain_ms: drainMs, ...facts }, "shutting down: finishing in-flight work");
     void (async () => {
       let clean = await within(plan.drain(), drainMs).catch((error: unknown) => {
         log.error({ err: error }, "draining failed");

@@ -65,7 +65,7 @@ export async function applyOutcome(core: OutcomeRuntime, task: TaskRow, outcome:
     throw new ProviderFailure("model_request_failed", "vendor reported completion without any output", false);
   }
   const stored: NewArtifact[] = [];
-  for (const output of outcome.outputs) stored.push(await storeOutput(core, task, output, signal));
+  for (const output of outcome.outputs) stored.push(await storeOutput(core, `${task.tenantId}/${task.id}`, output, signal));
   await finishSucceeded(core, task.id, {
     output: outputOf(task, stored, outcome),
     usage: measuredUsage(task, stored, outcome),

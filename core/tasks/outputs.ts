@@ -48,8 +48,8 @@ function outputPolicy(core: OutputStoreRuntime, url: string): OutboundPolicy {
 }
 
 // Downloads one vendor output (at most 3 attempts) to a local file, checks that it decodes, and streams it into
-// the artifact store: the worker never holds the whole output in memory.
-export async function storeOutput(core: OutputStoreRuntime, task: TaskRow, output: ProviderOutput, signal: AbortSignal): Promise<NewArtifact> {
+// the artifact store under `keyPrefix` (a task's `<tenant>/<task>`): the worker never holds the whole output in memory.
+export async function storeOutput(core: OutputStoreRuntime, keyPrefix: string, output: ProviderOutput, signal: AbortSignal): Promise<NewArtifact> {
   const directory = await spoolDirectory();
   try {
     const spooled = await downloadOutput(output.url, signal, {
@@ -73,7 +73,7 @@ export async function storeOutput(core: OutputStoreRuntime, task: TaskRow, outpu
       throw new ProviderFailure("model_output_invalid", `the model's ${output.kind} output has no picture (a truncated file?)`, false);
     }
     const id = core.ids.artifact();
-    const storageKey = `${task.tenantId}/${task.id}/${id}.${format}`;
+    const storageKey = `${keyPrefix}/${id}.${format}`;
     await core.artifacts.putFile(storageKey, spooled.path, spooled);
     const media: StoredMedia = { format, role: output.role ?? null, ...probe };
     return {

@@ -8,6 +8,7 @@ import { openApiRoutes } from "./openapi-routes.js";
 import { markWaitApplied, preferredWait } from "./prefer-wait.js";
 import { quoteRoutes } from "./quote-routes.js";
 import { taskEventRoutes } from "./task-event-routes.js";
+import { voiceSampleRoutes } from "./voice-sample-routes.js";
 
 // An operation whose answer documents Preference-Applied honours Prefer: wait=N (GET /v1/tasks/{task_id}).
 function honoursPreferWait(operation: Operation): boolean {
@@ -51,6 +52,7 @@ export function registerOperationRoutes(app: FastifyInstance, core: Core): void 
     ...taskEventRoutes(app, core),
     ...quoteRoutes(core),
     ...artifactRoutes(core),
+    ...voiceSampleRoutes(core),
     ...openApiRoutes(core),
     ...consoleRoutes(core),
   };

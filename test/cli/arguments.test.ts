@@ -1,3 +1,5 @@
+import { readFile } from "node:fs/promises";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { COMMANDS, NOUNS } from "../../cli/commands.js";
 import { startHarness, type Harness } from "../support/harness.js";
@@ -34,6 +36,13 @@ describe("svc arguments", () => {
       expect(result.code, `${args.join(" ")}: ${result.stderr}`).toBe(0);
       expect(result.stdout).toContain(args.length > 2 ? `usage: svc ${args.slice(0, -1).join(" ")}` : "svc");
     }
+  }, 300_000);
+
+  it("--version prints the package's version and exits 0", async () => {
+    const manifest = JSON.parse(await readFile(path.resolve(import.meta.dirname, "../../package.json"), "utf8")) as { version: string };
+    const result = await svc(["--version"], { env: { PATH: process.env.PATH ?? "" } });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toBe(`${manifest.version}\n`);
   }, 300_000);
 
   it("refuses unknown commands, options and extra arguments, and a pasted usage line, creating nothing", async () => {

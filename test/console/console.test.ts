@@ -241,8 +241,14 @@ describe("the web console", () => {
     expect(await desk.locator('[id="field/voice"] option').count()).toBeGreaterThan(8);
     expect(await offered(desk, "/format")).toEqual(expect.arrayContaining(["mp3", "wav"]));
     await desk.locator('[id="field/voice"]').selectOption("en_male_atlas");
-    await desk.getByRole("button", { name: /Hear Atlas \(0\.\d+ credits\)/ }).click();
+    const speechTasksBefore = (await h.request("GET", "/v1/tasks?capability=text_to_speech&limit=100")).body.data.length;
+    // A preset's stock sample is free: no price on the button, no task, nothing charged.
+    await desk.getByRole("button", { name: "▶ Hear Atlas" }).click();
     expect((await plays(desk.locator("audio.voice-sample"))).currentTime).toBeGreaterThan(0);
+    expect(await desk.locator("audio.voice-sample").getAttribute("src")).toBe("/v1/voices/en_male_atlas/sample");
+    expect((await h.request("GET", "/v1/tasks?capability=text_to_speech&limit=100")).body.data.length).toBe(speechTasksBefore);
+    expect((await h.request("GET", "/v1/credits")).body.available_credits).toBe(before);
+    expect(await screenshot(browser, "try-speech-sample", { fullPage: false })).toBeGreaterThan(1);
     await desk.locator('[id="field/input"]').fill("The console speaks through the real worker.");
     const price = await quoted(desk);
     const taskId = await run(desk);
@@ -251,9 +257,8 @@ describe("the web console", () => {
     expect(await screenshot(browser, "try-speech-desktop", { fullPage: false })).toBeGreaterThan(1);
     const task = (await h.request("GET", `/v1/tasks/${taskId}`)).body;
     expect(task.billing.net_charged_credits).toBe(price);
-    const sample = (await h.request("GET", "/v1/tasks?capability=text_to_speech&limit=2")).body.data[1];
     const after = (await h.request("GET", "/v1/credits")).body.available_credits as string;
-    expect(micro(before) - micro(after)).toBe(micro(task.billing.net_charged_credits) + micro(sample.billing.net_charged_credits));
+    expect(micro(before) - micro(after)).toBe(micro(task.billing.net_charged_credits));
 
     await open(phone, "text_to_music");
     expect(await phone.locator('[id="field/model"] option').allTextContents()).toEqual(expect.arrayContaining([expect.stringMatching(/^vendorA-music-3\.0 · live · /)]));
@@ -291,6 +296,10 @@ describe("the web console", () => {
     await open(desk, "voice_clone");
     await desk.locator('[id="field/sample"]').setInputFiles({ name: "narrator.mp3", mimeType: "audio/mpeg", buffer: await voiceLike(110, 12) });
     await desk.locator(".media-input.chosen audio").waitFor();
+    // The name and the consent are the person's to give: nothing is filled in or ticked for them.
+    expect(await desk.locator('[id="field/display_name"]').inputValue()).toBe("");
+    expect(await desk.locator('[id="field/consent_attested"]').isChecked()).toBe(false);
+    expect(await screenshot(browser, "try-voice-clone", { fullPage: false })).toBeGreaterThan(1);
     await desk.locator('[id="field/display_name"]').fill("Console narrator");
     await desk.locator('[id="field/consent_attested"]').check();
     await quoted(desk);
@@ -364,6 +373,10 @@ describe("the web console", () => {
       const task = (await h.request("GET", `/v1/tasks/${stoppable}`)).body;
       throw new Error(`${error.message}\nthe API says ${task.status} (cancel requested ${task.cancel_requested_at}); the page shows ${await desk.locator(".task-detail").textContent()}`);
     });
+    // An ended cancel says it was canceled, not that it was requested.
+    await desk.locator(".task-detail .cancel-notice", { hasText: "Canceled." }).waitFor();
+    expect(await desk.locator(".task-detail").textContent()).not.toContain("Cancellation requested");
+    expect(await screenshot(browser, "task-canceled", { fullPage: false })).toBeGreaterThan(1);
     await fetch(`${h.emulatorUrl}/_emulator/faults`, { method: "DELETE" });
   });
 

@@ -277,6 +277,8 @@ describe("a worker stopped mid-load", () => {
     await untilSomeRunning(taskIds);
 
     expect(await impatient.terminate()).toEqual({ code: 0, signal: null });
+    // Its jobs got SHUTDOWN_TIMEOUT_MS; the drain, 5 s more to hand them back (docs/configuration.md says so).
+    expect(impatient.lines.find((line) => line.msg === "shutting down: finishing in-flight work")).toMatchObject({ jobs_ms: 200, drain_ms: 5200 });
     const abandoned = impatient.lines.filter((line) => line.msg === "job abandoned at shutdown; it runs again");
     expect(abandoned.length).toBeGreaterThan(0);
     // The abandoned job's line says which task, tenant and request it was working for.

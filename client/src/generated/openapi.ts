@@ -736,6 +736,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/voices/{voice_id}/sample": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A preset voice's stock sample, free: a short sentence spoken with it, made once by the service and kept (no task, no charge). A cloned voice's sample is its clone task's preview artifact
+         * @description A preset voice's stock sample, free: a short sentence spoken with it, made once by the service and kept (no task, no charge). A cloned voice's sample is its clone task's preview artifact
+         */
+        get: operations["getVoiceSample"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/openapi.json": {
         parameters: {
             query?: never;
@@ -10280,6 +10300,126 @@ export interface operations {
                         error?: {
                             /** @enum {string} */
                             code?: "internal_error";
+                        } & components["schemas"]["Error"];
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getVoiceSample: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A preset voice's id (GET /v1/voices).
+                 * @example en_female_aria
+                 */
+                voice_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The sample's audio */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "audio/mpeg": string;
+                };
+            };
+            /** @description The requested range */
+            206: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "audio/mpeg": string;
+                };
+            };
+            /** @description Not modified (If-None-Match or If-Modified-Since) */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused: voice_not_found */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "voice_not_found";
+                        } & components["schemas"]["Error"];
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Refused: invalid_request */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "invalid_request";
+                        } & components["schemas"]["Error"];
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Refused: internal_error */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "internal_error";
+                        } & components["schemas"]["Error"];
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Refused: model_request_failed */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "model_request_failed";
+                        } & components["schemas"]["Error"];
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Refused: model_unavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "model_unavailable";
                         } & components["schemas"]["Error"];
                     } & components["schemas"]["ErrorEnvelope"];
                 };

@@ -25,6 +25,7 @@ export const OPERATION_ROUTES = {
   listCatalogCapabilities: { method: "GET", path: "/v1/catalog/capabilities" },
   getCatalogCapability: { method: "GET", path: "/v1/catalog/capabilities/{capability}" },
   downloadArtifact: { method: "GET", path: "/v1/artifacts/{artifact_id}/content" },
+  getVoiceSample: { method: "GET", path: "/v1/voices/{voice_id}/sample" },
   getOpenApiDocument: { method: "GET", path: "/v1/openapi.json" },
   getApiReference: { method: "GET", path: "/v1/docs" },
   getConsole: { method: "GET", path: "/" },

@@ -2,7 +2,8 @@ import { z } from "zod";
 import { livenessSchema, readinessSchema } from "../response-schemas.js";
 import { operationRows } from "../types.js";
 
-// Answered without an API key: signed downloads, the service's pages and its probes.
+// Answered without an API key: signed downloads, preset voices' stock samples (the same for everyone, bought by
+// the operator once: core/voices/stock-sample.ts), the service's pages and its probes.
 export const SERVICE_OPERATIONS = operationRows([
   {
     operationId: "downloadArtifact",
@@ -21,6 +22,21 @@ export const SERVICE_OPERATIONS = operationRows([
       304: { description: "Not modified (If-None-Match or If-Modified-Since)" },
     },
     errors: ["forbidden", "artifact_not_found"],
+  },
+  {
+    operationId: "getVoiceSample",
+    method: "GET",
+    path: "/v1/voices/{voice_id}/sample",
+    summary:
+      "A preset voice's stock sample, free: a short sentence spoken with it, made once by the service and kept (no task, no charge). A cloned voice's sample is its clone task's preview artifact",
+    area: null,
+    params: z.object({ voice_id: z.string().describe("A preset voice's id (GET /v1/voices).") }),
+    responses: {
+      200: { description: "The sample's audio", body: { mediaType: "audio/mpeg", text: "The sample's bytes." } },
+      206: { description: "The requested range", body: { mediaType: "audio/mpeg", text: "The bytes of the range." } },
+      304: { description: "Not modified (If-None-Match or If-Modified-Since)" },
+    },
+    errors: ["voice_not_found", "model_unavailable", "model_request_failed"],
   },
   {
     operationId: "getOpenApiDocument",
