@@ -46,11 +46,12 @@ export function createTaskResult(task: DetailedTask): CallToolResult {
   return { resultType: "task", ...taskFields(task) } as unknown as CallToolResult;
 }
 
-// The answer of tasks/get (and the params of notifications/tasks): the task with its status's payload.
+// The answer of tasks/get (and the params of notifications/tasks): the task with its status's payload. The inlined
+// result is what the tools/call would have answered on 2026-07-28, resultType included.
 export function detailedTaskResult(task: DetailedTask): Record<string, unknown> {
   const payload =
     task.status === "completed"
-      ? { result: task.result ?? { content: [] } }
+      ? { result: { resultType: "complete", ...(task.result ?? { content: [] }) } }
       : task.status === "failed"
         ? { error: task.error ?? { code: ProtocolErrorCode.InternalError, message: task.statusMessage ?? "The task failed." } }
         : task.status === "input_required"
