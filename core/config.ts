@@ -114,6 +114,7 @@ const envSchema = z.object({
   OAUTH_SERVER: flag,
   OAUTH_CLIENT_METADATA_DOCUMENTS: flagOn,
   MCP_SCOPE_CHALLENGE: flag,
+  MCP_TASKS: flagOn,
   MEDIA_INPUT_MAX_BYTES: z.coerce.number().int().positive().default(100 * 1024 * 1024),
   MEDIA_FETCH_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
   MEDIA_FETCH_FIRST_BYTE_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
@@ -206,8 +207,9 @@ export interface Config {
   // The MCP server's address and public URL; its OAuth resource (the audience of access tokens) is `${publicUrl}/mcp`.
   // `toolNames` lists tools as svc.<area>.<verb>, as svc_<area>_<verb> for hosts that refuse dots, or both.
   // `scopeChallenge`: a tools/call lacking its scope is answered HTTP 403 with a step-up challenge instead of the
-  // insufficient_scope tool result.
-  mcp: { host: string; port: number; publicUrl: string; toolNames: "dotted" | "underscore" | "both"; scopeChallenge: boolean };
+  // insufficient_scope tool result. `tasks`: the MCP Tasks extension is declared, and a create tool called with it
+  // declared answers a task handle (mcp-server/tasks-extension/).
+  mcp: { host: string; port: number; publicUrl: string; toolNames: "dotted" | "underscore" | "both"; scopeChallenge: boolean; tasks: boolean };
   // Access tokens accepted besides API keys: an external issuer with its JWKS, the service's own issuer at the MCP
   // public URL (its key signs `svc token`'s tokens), and `server`: the built-in authorization server there.
   // `clientMetadataDocuments`: that server accepts clients named by the URL of their metadata document, which it
@@ -322,6 +324,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       publicUrl: (values.MCP_PUBLIC_URL ?? `http://${values.MCP_HOST}:${values.MCP_PORT}`).replace(/\/+$/, ""),
       toolNames: values.MCP_TOOL_NAMES,
       scopeChallenge: values.MCP_SCOPE_CHALLENGE,
+      tasks: values.MCP_TASKS,
     },
     oauth: {
       issuer: values.OAUTH_ISSUER ?? null,

@@ -80,8 +80,12 @@ async function cancel(): Promise<void> {
     const result = await connection.callTool(toolNamed("svc.tasks.cancel"), { task_id: task.task_id });
     const answer = structuredOf(result);
     const canceled = result.isError ? null : taskOf(answer);
+    const refusal = errorOf(answer);
     if (canceled) show(canceled);
-    else update({ notice: errorOf(answer)?.message ?? "The task could not be canceled." });
+    // The server's message is for the agent (it names tools and says to keep polling); a person needs to know
+    // the task goes on and ends by itself.
+    else if (refusal?.code === "conflict") update({ cancelRefused: true, notice: "This model can't be stopped once it has started: the task will finish on its own." });
+    else update({ notice: refusal?.message ?? "The task could not be canceled." });
   } catch (error) {
     update({ notice: `The host did not pass the cancel on: ${error instanceof Error ? error.message : String(error)}` });
   } finally {

@@ -14,6 +14,8 @@ export interface CardState {
   // A note beside the task: a cancel the model could not honour, a call the host canceled.
   notice?: string;
   canceling: boolean;
+  // The model cannot stop this task: the cancel button is gone and the notice says why.
+  cancelRefused?: boolean;
 }
 
 const STATUS_LABELS: Record<Task["status"], string> = {
@@ -43,7 +45,9 @@ function Cost({ task }: { task: Task }) {
   const { net_charged_credits: net, refunded_credits: refunded } = task.billing ?? {};
   let text: string;
   if (!isTerminal(task)) text = net ? `${net} credits, refunded if it fails or is canceled` : "";
-  else text = `${net ? `${net} credits charged` : "Nothing charged"}${refunded ? ` · ${refunded} refunded` : ""}`;
+  // A refund of everything held reads as one fact, not "nothing charged" beside an amount refunded.
+  else if (!net) text = refunded ? `Refunded in full (${refunded} credits)` : "Nothing charged";
+  else text = `${net} credits charged${refunded ? ` · ${refunded} refunded` : ""}`;
   return text ? (
     <p class="cost" data-net-charged={net ?? "0"}>
       {text}
@@ -82,7 +86,7 @@ export function TaskCard({ state, saver, cancel }: { state: CardState; saver: Sa
       {state.problem && <Problem problem={state.problem} />}
       {state.notice && <p class="notice">{state.notice}</p>}
       {task && <Cost task={task} />}
-      {running && (
+      {running && !state.cancelRefused && (
         <button type="button" class="cancel" onClick={cancel} disabled={state.canceling || Boolean(task.cancel_requested_at)}>
           {task.cancel_requested_at ? "Stopping…" : "Cancel"}
         </button>

@@ -15,7 +15,9 @@ export function challenge(config: Config, error: ServiceError, credentialSent: b
   return `Bearer ${parts.join(", ")}`;
 }
 
-// An authentication refusal before any MCP message is read, in REST's error vocabulary.
+// An authentication refusal before any MCP message is read: a JSON-RPC error (its id unknown: the body is not read),
+// so a client that parses every answer as a JSON-RPC message can, carrying REST's error in data.error, as the
+// other refusals before the message do; the status and WWW-Authenticate say the same for HTTP-level clients.
 export function refuseRequest(config: Config, request: IncomingMessage, response: ServerResponse, error: unknown, requestId: string): void {
   const known =
     error instanceof ServiceError
@@ -24,5 +26,6 @@ export function refuseRequest(config: Config, request: IncomingMessage, response
   if (!(error instanceof ServiceError)) console.error(`mcp: authentication failed unexpectedly (request ${requestId}):`, error);
   const headers: Record<string, string> = { "content-type": "application/json", ...known.headers };
   if (known.httpStatus === 401) headers["www-authenticate"] = challenge(config, known, request.headers.authorization !== undefined);
-  response.writeHead(known.httpStatus, headers).end(JSON.stringify({ error: known.toBody(requestId) }));
+  const body = { jsonrpc: "2.0", id: null, error: { code: -32000, message: known.message, data: { error: known.toBody(requestId) } } };
+  response.writeHead(known.httpStatus, headers).end(JSON.stringify(body));
 }

@@ -6,6 +6,9 @@ import { serverInstructions } from "./instructions.js";
 import { ARTIFACT_TEMPLATE, readArtifactResource } from "./resources.js";
 import { toolFailure, toolSuccess } from "./results.js";
 import { readTaskApp, TASK_APP_URI, taskAppResource } from "./task-app.js";
+import { TasksServer } from "./tasks-extension/extension.js";
+import { ServiceTasks } from "./tasks-extension/service-tasks.js";
+import { createTaskResult, declaresTasks } from "./tasks-extension/wire.js";
 import type { ToolNameStyle } from "./tools/tool-names.js";
 import type { ToolSet } from "./tools/tool-set.js";
 import type { ToolDefinition } from "./tools/types.js";
@@ -42,10 +45,10 @@ function checkScopes(grant: Grant, tool: ToolDefinition): void {
 // refusals into bare text errors, while here core validates and every failure is a structured error.
 export function createMcpServer(core: Core, tools: ToolSet, session: McpSession): Server {
   const style = session.toolNames;
-  const server = new Server(
-    { name: "media-task-service", title: "Media task service", version: "0.1.0" },
-    { capabilities: { tools: {}, resources: {} }, instructions: serverInstructions(style) },
-  );
+  const info = { name: "media-task-service", title: "Media task service", version: "0.1.0" };
+  const options = { capabilities: { tools: {}, resources: {} }, instructions: serverInstructions(style) };
+  const tasks = core.config.mcp.tasks ? new ServiceTasks(core, () => session.grant(), () => session.requestId(), style) : null;
+  const server = tasks ? new TasksServer(info, options, tasks) : new Server(info, options);
   server.setRequestHandler("tools/list", async () => ({ tools: tools.listed(style) }));
   server.setRequestHandler("tools/call", async (request, ctx) => {
     const requestId = session.requestId();
@@ -73,6 +76,8 @@ export function createMcpServer(core: Core, tools: ToolSet, session: McpSession)
           await ctx.mcpReq.notify({ method: "notifications/progress", params: { progressToken, ...update } });
         },
       });
+      // A client that declared the Tasks extension on this call follows the task itself, in the background.
+      if (tasks && outcome.createdTask && declaresTasks(ctx)) return createTaskResult(await tasks.wireTask(outcome.createdTask));
       return server.projectCallToolResult(toolSuccess(outcome), undefined);
     } catch (error) {
       return server.projectCallToolResult(toolFailure(error, requestId, style), undefined);

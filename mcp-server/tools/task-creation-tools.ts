@@ -54,7 +54,8 @@ function creationTool(capability: Capability, { inputSchema, otherArguments }: C
         requestId: call.requestId,
         surface: "mcp",
       });
-      return taskOutcome(call, result.task, { created: true, ...(result.replayed ? { meta: { "svc/idempotent_replayed": true } } : {}) });
+      const outcome = await taskOutcome(call, result.task, { created: true, ...(result.replayed ? { meta: { "svc/idempotent_replayed": true } } : {}) });
+      return { ...outcome, createdTask: result.task };
     },
   };
 }

@@ -100,6 +100,11 @@ descriptions, input schemas; not titles or annotations): ${modelFacingBytes(tool
 \`structuredContent\` is an object and its first text content the same JSON. The ${links.tools} tools shown with the task view
 (every create tool and \`svc.tasks.get\`) link it with \`_meta.ui.resourceUri\`: ${links.bytes} bytes of the list.
 
+Tasks: a create tool called by a client that declares the MCP Tasks extension on the request (Claude Code from
+2.1.304 on the 2026-07-28 protocol, the v2 SDK client with \`@modelcontextprotocol/ext-tasks\`) answers a task handle
+instead of the task envelope, and the host follows it with \`tasks/get\`; every other client gets the envelope and
+polls \`svc.tasks.get\`. The listing is the same for both. \`MCP_TASKS=false\` turns the extension off.
+
 A task-creating tool advertises a compact input schema: \`client_request_id\`, the required fields and the main
 text (\`prompt\` or \`input\`) typed without their limits and defaults, every other argument named in the description
 (the video options once, by \`svc.videos.generate\`; \`metadata\`, \`callback_url\` and \`callback_signing_key_id\` in the

@@ -1,5 +1,5 @@
 import type { CallToolResult, ToolAnnotations } from "@modelcontextprotocol/server";
-import type { Core, Grant, Scope } from "../../core/index.js";
+import type { Core, getTask, Grant, Scope } from "../../core/index.js";
 import type { ToolNameStyle } from "./tool-names.js";
 
 // One tool call as a tool sees it: who is calling, the request id errors carry, how the connection names tools,
@@ -21,6 +21,9 @@ export interface ToolOutcome {
   // Beside the JSON text: artifacts as resource links (never inline bytes), and thumbnails of generated images.
   content?: ToolContent[];
   meta?: Record<string, unknown>;
+  // The task a create tool made (or replayed): answered as a task handle instead, to a client that declared the
+  // MCP Tasks extension on the call (mcp-server/tasks-extension/).
+  createdTask?: Awaited<ReturnType<typeof getTask>>;
 }
 
 // A tool under its canonical svc.<area>.<verb> name. Input schemas are JSON Schema generated from the same zod

@@ -307,7 +307,7 @@ describe("the task view", () => {
     const task = await finalTask(taskId);
     expect(task.status).toBe("canceled");
     expect(task.billing.net_charged_credits).toBe("0.000000");
-    await expect(view.locator(".cost").textContent()).resolves.toMatch(/^Nothing charged · [\d.]+ refunded$/);
+    await expect(view.locator(".cost").textContent()).resolves.toMatch(/^Refunded in full \([\d.]+ credits\)$/);
     expect(await toldModel(taskId)).toContain("was canceled");
     await screenshot("canceled");
     expect(problems()).toEqual([]);

@@ -41,6 +41,14 @@ type Any = any;
 
 const metadataUrl = () => `${m.h.core.config.mcp.publicUrl}/.well-known/oauth-protected-resource/mcp`;
 
+// A refusal before the message is read is a JSON-RPC error message, REST's error in its data.
+async function refusal(response: Response): Promise<Any> {
+  const body = (await response.json()) as Any;
+  expect(body).toMatchObject({ jsonrpc: "2.0", id: null, error: { code: -32000, message: expect.any(String) } });
+  expect(body.error.message).toBe(body.error.data.error.message);
+  return body.error.data.error;
+}
+
 async function expectChallenge(response: Response, code: string, tokenSent: boolean) {
   expect(response.status).toBe(401);
   const challenge = response.headers.get("www-authenticate") ?? "";
@@ -48,10 +56,10 @@ async function expectChallenge(response: Response, code: string, tokenSent: bool
   expect(challenge).toContain(`resource_metadata="${metadataUrl()}"`);
   if (tokenSent) expect(challenge).toContain('error="invalid_token"');
   else expect(challenge).not.toContain("error=");
-  const body = (await response.json()) as Any;
-  expect(body.error).toMatchObject({ code, type: "authentication_error", retryable: false });
-  expect(body.error.request_id).toBe(response.headers.get("x-request-id"));
-  return body.error;
+  const error = await refusal(response);
+  expect(error).toMatchObject({ code, type: "authentication_error", retryable: false });
+  expect(error.request_id).toBe(response.headers.get("x-request-id"));
+  return error;
 }
 
 describe("discovery", () => {
@@ -123,9 +131,9 @@ describe("401 with the metadata pointer", () => {
         const challenge = response.headers.get("www-authenticate") ?? "";
         expect(challenge, authorization).toMatch(/^Bearer resource_metadata="[^"]+"/);
         expect(challenge, authorization).toMatch(/^[\x20-\x7e]+$/);
-        const body = (await response.json()) as Any;
-        expect(body.error.code, authorization).toMatch(/^(unauthorized|invalid_api_key)$/);
-        expect(body.error.retryable).toBe(false);
+        const error = await refusal(response);
+        expect(error.code, authorization).toMatch(/^(unauthorized|invalid_api_key)$/);
+        expect(error.retryable).toBe(false);
       }
     }
   });
@@ -140,7 +148,7 @@ describe("401 with the metadata pointer", () => {
     await admin.setTenantStatus(m.h.core.db, tenant.tenantId, "disabled");
     const response = await postMcp(m.url, `Bearer ${await m.token({ tenantId: tenant.tenantId })}`);
     expect(response.status).toBe(403);
-    expect(((await response.json()) as Any).error.code).toBe("tenant_disabled");
+    expect((await refusal(response)).code).toBe("tenant_disabled");
   });
 });
 
