@@ -107,10 +107,29 @@ describe("dynamic registration", () => {
     expect(retryAfter).toBeLessThanOrEqual(3600);
   });
 
+  it("behind a proxy named in MCP_TRUSTED_PROXIES, counts the client X-Forwarded-For names, not the proxy", async () => {
+    const port = await freePort();
+    const config = m.h.core.config;
+    const proxied = await startMcpHttpServer({ ...m.h.core, config: { ...config, mcp: { ...config.mcp, port, publicUrl: `http://127.0.0.1:${port}`, trustedProxies: ["127.0.0.1"] } } });
+    try {
+      const from = (address: string) =>
+        fetch(`http://127.0.0.1:${port}/oauth/register`, {
+          method: "POST",
+          headers: { "content-type": "application/json", "x-forwarded-for": address },
+          body: JSON.stringify({ redirect_uris: ["https://host.example/callback"] }),
+        });
+      // 127.0.0.1 itself is past its bound (the test before); a client behind the proxy is not.
+      expect((await from("127.0.0.1")).status).toBe(429);
+      expect((await from("203.0.113.7")).status).toBe(201);
+    } finally {
+      await proxied.close();
+    }
+  });
+
   it("keeps at most OAUTH_UNGRANTED_CLIENTS_MAX clients never granted; a grant frees a place, and the sweep drops the rest after their time to live", async () => {
-    // The previous test left PER_HOUR clients nobody consented to.
+    // The previous tests left PER_HOUR + 1 clients nobody consented to.
     const created: string[] = [];
-    for (let n = PER_HOUR; n < UNGRANTED_MAX - 1; n++) {
+    for (let n = PER_HOUR + 1; n < UNGRANTED_MAX - 1; n++) {
       const response = await register(roomyIssuer);
       expect(response.status).toBe(201);
       created.push(((await response.json()) as Any).client_id);
