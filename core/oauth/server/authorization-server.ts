@@ -183,8 +183,8 @@ export async function createAuthorizationServer(config: Config, db: Db, pages: A
       delete body.client_secret_expires_at;
     }
   });
-  // Behind a load balancer that ends TLS, the forwarded protocol tells it the request came over HTTPS (for secure
-  // cookies).
+  // Its requests' Host and X-Forwarded-Proto are those of MCP_PUBLIC_URL (mcp-server/authorization-server/mount.ts):
+  // read as a proxy's, so that behind a load balancer ending TLS its cookies are marked Secure.
   provider.proxy = true;
   provider.Client.prototype.redirectUriAllowed = function (this: { redirectUris?: string[] }, value: string) {
     return redirectUriAllowed(this.redirectUris ?? [], value);
