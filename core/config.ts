@@ -1,3 +1,4 @@
+import { isIP } from "node:net";
 import { z } from "zod";
 import type { S3Settings } from "./artifacts/s3-store.js";
 import { mergeVendorIds, vendorIdProblems, type VendorIds } from "./catalog/vendor-ids.js";
@@ -36,6 +37,25 @@ const aes256Key = z.string().transform((text, ctx) => {
   }
   return key;
 });
+
+// MCP_TRUSTED_PROXIES: the proxies in front of the MCP replicas, comma-separated addresses or CIDR ranges; a request
+// from one of them is taken to come from the address its X-Forwarded-For names (Fastify's trustProxy).
+const trustedProxies = z
+  .string()
+  .optional()
+  .transform((text, ctx) => {
+    const entries = (text ?? "").split(",").map((entry) => entry.trim()).filter((entry) => entry.length > 0);
+    for (const entry of entries) {
+      const [address = "", bits, ...rest] = entry.split("/");
+      const family = isIP(address);
+      const width = family === 4 ? 32 : 128;
+      if (family === 0 || rest.length > 0 || (bits !== undefined && !(/^\d+$/.test(bits) && Number(bits) <= width))) {
+        ctx.addIssue({ code: "custom", message: `${entry} is not an IP address or CIDR range (10.0.0.0/8, 2001:db8::/32)` });
+        return z.NEVER;
+      }
+    }
+    return entries;
+  });
 
 // VENDOR_ID_MAP: {"vendorA": {"models": {"vendorA-speech-2.8-hd": "…"}, "voices": {"en_female_aria": "…"}}}, entries
 // replacing those of core/catalog/vendor-ids.ts.
@@ -107,12 +127,16 @@ const envSchema = z.object({
   MCP_HOST: z.string().min(1).default("127.0.0.1"),
   MCP_PORT: port.default(8081),
   MCP_PUBLIC_URL: optionalUrl,
+  MCP_TRUSTED_PROXIES: trustedProxies,
   MCP_TOOL_NAMES: z.enum(["dotted", "underscore", "both"]).default("dotted"),
   OAUTH_ISSUER: optionalUrl,
   OAUTH_JWKS_URL: optionalUrl,
   OAUTH_SIGNING_KEY: signingKeyJson.optional(),
   OAUTH_SERVER: flag,
   OAUTH_CLIENT_METADATA_DOCUMENTS: flagOn,
+  OAUTH_REGISTRATIONS_PER_HOUR: z.coerce.number().int().positive().default(20),
+  OAUTH_UNGRANTED_CLIENTS_MAX: z.coerce.number().int().positive().max(100_000).default(10_000),
+  OAUTH_UNGRANTED_CLIENT_TTL_HOURS: z.coerce.number().positive().default(24),
   MCP_SCOPE_CHALLENGE: flag,
   MCP_TASKS: flagOn,
   MEDIA_INPUT_MAX_BYTES: z.coerce.number().int().positive().default(100 * 1024 * 1024),
@@ -209,12 +233,31 @@ export interface Config {
   // `scopeChallenge`: a tools/call lacking its scope is answered HTTP 403 with a step-up challenge instead of the
   // insufficient_scope tool result. `tasks`: the MCP Tasks extension is declared, and a create tool called with it
   // declared answers a task handle (mcp-server/tasks-extension/).
-  mcp: { host: string; port: number; publicUrl: string; toolNames: "dotted" | "underscore" | "both"; scopeChallenge: boolean; tasks: boolean };
+  // `trustedProxies`: addresses whose X-Forwarded-For names the client (the per-source bounds of the authorization
+  // server count that client); none by default.
+  mcp: {
+    host: string;
+    port: number;
+    publicUrl: string;
+    trustedProxies: string[];
+    toolNames: "dotted" | "underscore" | "both";
+    scopeChallenge: boolean;
+    tasks: boolean;
+  };
   // Access tokens accepted besides API keys: an external issuer with its JWKS, the service's own issuer at the MCP
   // public URL (its key signs `svc token`'s tokens), and `server`: the built-in authorization server there.
   // `clientMetadataDocuments`: that server accepts clients named by the URL of their metadata document, which it
-  // fetches; off, hosts register (RFC 7591) instead.
-  oauth: { issuer: string | null; jwksUrl: string | null; signingKey: SigningKey | null; server: boolean; clientMetadataDocuments: boolean };
+  // fetches; off, hosts register (RFC 7591) instead. `registration`: that server's bounds on dynamic registration
+  // (core/oauth/server/registration-bounds.ts): registrations per source address an hour, clients registered and
+  // never granted at most, and how long such a client is kept.
+  oauth: {
+    issuer: string | null;
+    jwksUrl: string | null;
+    signingKey: SigningKey | null;
+    server: boolean;
+    clientMetadataDocuments: boolean;
+    registration: { perSourcePerHour: number; ungrantedMax: number; ungrantedTtlSeconds: number };
+  };
   // Largest asset accepted by POST /v1/assets and svc.assets.upload, decoded.
   assetUploadMaxBytes: number;
   mediaInputMaxBytes: number;
@@ -322,6 +365,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       host: values.MCP_HOST,
       port: values.MCP_PORT,
       publicUrl: (values.MCP_PUBLIC_URL ?? `http://${values.MCP_HOST}:${values.MCP_PORT}`).replace(/\/+$/, ""),
+      trustedProxies: values.MCP_TRUSTED_PROXIES,
       toolNames: values.MCP_TOOL_NAMES,
       scopeChallenge: values.MCP_SCOPE_CHALLENGE,
       tasks: values.MCP_TASKS,
@@ -332,6 +376,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       signingKey: values.OAUTH_SIGNING_KEY ?? null,
       server: values.OAUTH_SERVER,
       clientMetadataDocuments: values.OAUTH_CLIENT_METADATA_DOCUMENTS,
+      registration: {
+        perSourcePerHour: values.OAUTH_REGISTRATIONS_PER_HOUR,
+        ungrantedMax: values.OAUTH_UNGRANTED_CLIENTS_MAX,
+        ungrantedTtlSeconds: Math.round(values.OAUTH_UNGRANTED_CLIENT_TTL_HOURS * 3600),
+      },
     },
     assetUploadMaxBytes: values.ASSET_UPLOAD_MAX_BYTES,
     mediaInputMaxBytes: values.MEDIA_INPUT_MAX_BYTES,

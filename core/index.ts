@@ -63,8 +63,10 @@ export {
   type AuthorizationServerPages,
 } from "./oauth/server/authorization-server.js";
 export { signInWithApiKey, findKeyAccount, type KeyAccount } from "./oauth/server/key-accounts.js";
-export { countFailedSignIn, signInRetryAfter, FAILED_SIGN_INS } from "./oauth/server/sign-in-attempts.js";
-export { dropExpiredOauthRecords } from "./oauth/server/storage.js";
+export { countFailedSignIn, signInThrottle, FAILED_SIGN_INS, FAILED_SIGN_INS_PER_ADDRESS, type SignInThrottle } from "./oauth/server/sign-in-attempts.js";
+export { sweepOauthRecords } from "./oauth/server/sweep.js";
+export { OAUTH_SWEEP_INTERVAL_MS, registrationRefusal } from "./oauth/server/registration-bounds.js";
+export { requestSource } from "./oauth/server/request-source.js";
 export * as oauthGrants from "./oauth/server/grants.js";
 export { taskEnvelopeSchema } from "./contracts/envelope-schema.js";
 export { videoOptionFields } from "./contracts/video-options.js";

@@ -88,7 +88,13 @@ export async function startMcpHttpServer(core: Core): Promise<McpHttpServer> {
   const validHost = hostHeaderValidation(allowed);
   const validOrigin = originValidation(allowed);
 
-  const app = createHttpFace({ log: core.log, metrics: core.metrics, readiness: () => checkReadiness(core, { workers: true }) });
+  const app = createHttpFace({
+    log: core.log,
+    metrics: core.metrics,
+    readiness: () => checkReadiness(core, { workers: true }),
+    // Behind the proxies named, a request's address (the authorization server's per-source bounds) is the client's.
+    ...(config.mcp.trustedProxies.length > 0 ? { server: { trustProxy: config.mcp.trustedProxies } } : {}),
+  });
   for (const path of METADATA_PATHS) app.get(path, async (_request, reply) => reply.headers(PUBLIC_CORS).send(protectedResourceMetadata(config)));
   const signingKey = config.oauth.signingKey;
   if (signingKey) app.get("/.well-known/jwks.json", async (_request, reply) => reply.headers(PUBLIC_CORS).send(publicJwks(signingKey)));

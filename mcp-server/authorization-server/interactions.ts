@@ -9,11 +9,13 @@ import {
   mcpResourceUrl,
   oauthGrants,
   ServiceError,
-  signInRetryAfter,
+  requestSource,
+  signInThrottle,
   signInWithApiKey,
   type Core,
   type KeyAccount,
   type Scope,
+  type SignInThrottle,
 } from "../../core/index.js";
 import { requestLog } from "../../http-face/request-log.js";
 import { formGuard, FormRefused, readForm } from "./forms.js";
@@ -41,6 +43,15 @@ function signInRefusal(error: ServiceError): string {
     default:
       return error.message;
   }
+}
+
+// Why a sign-in was refused unchecked, and when to try again: a person's own key, if it begins otherwise than the
+// guesses, is not held back by the prefix's count.
+function throttledSignIn(throttle: SignInThrottle): string {
+  const when = `try again in ${throttle.retryAfterSeconds} second${throttle.retryAfterSeconds === 1 ? "" : "s"}`;
+  return throttle.scope === "prefix"
+    ? `Too many failed sign-ins from your address with keys beginning like this one; ${when}.`
+    : `Too many failed sign-ins from your address; ${when}.`;
 }
 
 // The scopes the client asked for that mean something here, in the order of its request.
@@ -126,18 +137,20 @@ export function registerInteractionRoutes(app: FastifyInstance, core: Core, prov
     if (interaction.uid !== uid || interaction.prompt.name !== "login") throw new StepGone("not at the sign-in step");
     const client = await clientView(interaction);
     const again = (status: number, error: string) => send(response, status, signInPage(style, { uid, csrf: guard.token(uid), client, error }));
-    const retryAfter = await signInRetryAfter(core.db, request.ip);
-    if (retryAfter !== null) {
-      requestLog(request).warn({ address: request.ip }, "oauth sign-in failures over the limit");
-      response.setHeader("retry-after", String(retryAfter));
-      return again(429, `Too many failed sign-ins from your address; try again in ${retryAfter} seconds.`);
+    const key = (form.get("api_key") ?? "").trim();
+    const source = requestSource(request.ip);
+    const throttle = await signInThrottle(core.db, source, key);
+    if (throttle) {
+      requestLog(request).warn({ address: request.ip, scope: throttle.scope }, "oauth sign-in failures over the limit");
+      response.setHeader("retry-after", String(throttle.retryAfterSeconds));
+      return again(429, throttledSignIn(throttle));
     }
     let account: KeyAccount;
     try {
-      account = await signInWithApiKey(core, (form.get("api_key") ?? "").trim());
+      account = await signInWithApiKey(core, key);
     } catch (error) {
       if (!(error instanceof ServiceError)) throw error;
-      await countFailedSignIn(core.db, request.ip);
+      await countFailedSignIn(core.db, source, key);
       requestLog(request).info({ code: error.code }, "oauth sign-in refused");
       return again(401, signInRefusal(error));
     }

@@ -7,6 +7,7 @@ import path from "node:path";
 import { Client, StreamableHTTPClientTransport, UnauthorizedError } from "@modelcontextprotocol/client";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { request as httpRequest } from "node:http";
 import { admin, FAILED_SIGN_INS, SCOPES } from "../../core/index.js";
 import { openBrowser, type Browser } from "../console/browser.js";
 import { startMcpHttpServer } from "../../mcp-server/http.js";
@@ -28,7 +29,7 @@ let callback: LoopbackCallback;
 
 beforeAll(async () => {
   ensureBuilt();
-  [m, browser, callback] = await Promise.all([startMcpHarness({ env: { OAUTH_SERVER: "true" } }), openBrowser(), loopbackCallback()]);
+  [m, browser, callback] = await Promise.all([startMcpHarness({ env: { OAUTH_SERVER: "true", OAUTH_REGISTRATIONS_PER_HOUR: "1000" } }), openBrowser(), loopbackCallback()]);
 });
 afterAll(async () => {
   await browser?.close();
@@ -138,6 +139,42 @@ describe("discovery", () => {
     }
   });
 
+  it("publishes only URLs of MCP_PUBLIC_URL, whatever Host or X-Forwarded-Host a request names", async () => {
+    // fetch sets Host itself; node:http sends the forged one as given.
+    const forged = (path: string, headers: Record<string, string>) =>
+      new Promise<Any>((resolve, reject) => {
+        const target = new URL(endpoint(path));
+        const sent = httpRequest({ host: target.hostname, port: target.port, path, headers }, (response) => {
+          let text = "";
+          response.on("data", (chunk: Buffer) => (text += chunk.toString()));
+          response.on("end", () => resolve(JSON.parse(text)));
+        });
+        sent.on("error", reject).end();
+      });
+    // Every URL a document holds, with the member that holds it.
+    const urls = (value: unknown, member = ""): [string, string][] =>
+      typeof value === "string"
+        ? /^https?:/.test(value)
+          ? [[member, value]]
+          : []
+        : value && typeof value === "object"
+          ? Object.entries(value).flatMap(([name, inner]) => urls(inner, Array.isArray(value) ? member : name))
+          : [];
+    const forgeries: Record<string, string>[] = [{ host: "evil.example" }, { host: "evil.example", "x-forwarded-host": "evil.example", "x-forwarded-proto": "https" }];
+    for (const path of ["/.well-known/oauth-authorization-server", "/.well-known/openid-configuration", "/.well-known/oauth-protected-resource/mcp"]) {
+      for (const headers of forgeries) {
+        const published = urls(await forged(path, headers));
+        expect(published.length, path).toBeGreaterThan(path.includes("protected-resource") ? 2 : 4);
+        for (const [member, url] of published) {
+          const where = `${member}: ${url} in ${path} for ${JSON.stringify(headers)}`;
+          // The REST API's documentation is at its own configured address, PUBLIC_BASE_URL.
+          if (member === "resource_documentation") expect(url, where).toBe(`${m.h.core.config.publicBaseUrl}/v1/docs`);
+          else expect(url === issuer() || url.startsWith(`${issuer()}/`), where).toBe(true);
+        }
+      }
+    }
+  });
+
   it("registers public clients only", async () => {
     const secret = await fetch(endpoint("/oauth/register"), {
       method: "POST",
@@ -157,7 +194,7 @@ describe("discovery", () => {
     expect(registered.client_secret).toBeUndefined();
   });
 
-  it("registers redirect URIs over HTTPS or to loopback only", async () => {
+  it("registers redirect URIs over HTTPS or to loopback only, and none with a user name or password", async () => {
     const registration = (redirect_uris: string[]) =>
       fetch(endpoint("/oauth/register"), { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ redirect_uris }) });
     for (const uri of ["http://example.com/callback", "http://10.0.0.5:8080/callback", "http://host.localhost.example/cb"]) {
@@ -166,6 +203,14 @@ describe("discovery", () => {
       const body = (await refused.json()) as Any;
       expect(body.error).toBe("invalid_redirect_uri");
       expect(body.error_description).toContain(uri);
+    }
+    for (const uri of ["https://user:pw@x.example/cb", "https://user@x.example/cb", "http://user:pw@127.0.0.1:9999/cb"]) {
+      const refused = await registration([uri]);
+      expect(refused.status, uri).toBe(400);
+      const body = (await refused.json()) as Any;
+      expect(body.error).toBe("invalid_redirect_uri");
+      expect(body.error_description).toContain("user name or password");
+      expect(body.error_description).not.toContain("pw");
     }
     for (const uri of ["https://example.com/callback", "http://localhost:9999/cb", "http://[::1]/cb"]) {
       expect((await registration([uri])).status).toBe(201);
@@ -542,37 +587,57 @@ describe("mcp-remote, the stdio bridge of hosts that speak only stdio", () => {
   });
 });
 
-// Last in the file: its failures stop sign-ins from this address for a minute.
+// Last in the file: its failures hold back keys of one prefix from this address for a minute.
 describe("the sign-in page", () => {
-  it("never echoes a key, refuses forms from elsewhere, and stops an address after repeated failures", async () => {
+  it("never echoes a key, refuses forms from elsewhere, and throttles guessing without locking out the right key", async () => {
     const page = browser.page;
-    await page.context().clearCookies();
-    await page.goto(String(authorizeUrl({ clientId: await register(), challenge: pkce().challenge })));
-    const wrong = `sk_us_${"Q".repeat(32)}`;
-    await page.getByLabel("API key of your account").fill(wrong);
+    const openSignIn = async () => {
+      await page.context().clearCookies();
+      await page.goto(String(authorizeUrl({ clientId: await register(), challenge: pkce().challenge })));
+      return {
+        action: endpoint((await page.locator("form").getAttribute("action")) as string),
+        csrf: await page.locator('input[name="csrf"]').inputValue(),
+      };
+    };
+    await openSignIn();
+    // Guesses that begin otherwise than the right key, as a stranger's guesses would.
+    const guessed = m.h.apiKey.startsWith("sk_us_QQQQ") ? "R" : "Q";
+    const wrong = (n: number) => `sk_us_${guessed.repeat(28)}${String(n).padStart(4, "0")}`;
+    await page.getByLabel("API key of your account").fill(wrong(0));
     await page.getByRole("button", { name: "Sign in" }).click();
     expect(await page.getByRole("alert").textContent()).toBe("That API key is unknown or has been revoked.");
     expect(await page.getByLabel("API key of your account").getAttribute("aria-invalid")).toBe("true");
     expect(await page.getByLabel("API key of your account").inputValue()).toBe("");
-    expect(await page.content()).not.toContain("Q".repeat(32));
+    expect(await page.content()).not.toContain(guessed.repeat(28));
     await pageScreenshot(page, "sign-in-refused");
 
-    const action = endpoint((await page.locator("form").getAttribute("action")) as string);
-    const csrf = await page.locator('input[name="csrf"]').inputValue();
+    const { action, csrf } = await openSignIn();
     expect((await page.request.post(action, { form: { api_key: m.h.apiKey } })).status()).toBe(403);
     expect((await page.request.post(action, { form: { api_key: m.h.apiKey, csrf }, headers: { origin: "https://evil.example" } })).status()).toBe(403);
 
-    // Failures of earlier tests in this file may count too, and a window may close meanwhile: at most
-    // FAILED_SIGN_INS in the window that is open, then 429.
+    // A window may close meanwhile: at most FAILED_SIGN_INS failures in the one open, then 429 for that prefix.
     const statuses: number[] = [];
     while (statuses.length <= 2 * FAILED_SIGN_INS && statuses.at(-1) !== 429) {
-      statuses.push((await page.request.post(action, { form: { api_key: wrong, csrf } })).status());
+      statuses.push((await page.request.post(action, { form: { api_key: wrong(statuses.length + 1), csrf } })).status());
     }
     expect(statuses.at(-1)).toBe(429);
     expect(statuses.slice(0, -1).every((status) => status === 401)).toBe(true);
-    const stopped = await page.request.post(action, { form: { api_key: m.h.apiKey, csrf } });
+    const stopped = await page.request.post(action, { form: { api_key: wrong(99), csrf } });
     expect(stopped.status()).toBe(429);
-    expect(Number(stopped.headers()["retry-after"])).toBeGreaterThan(0);
-    expect(await stopped.text()).toContain("Too many failed sign-ins from your address");
+    const retryAfter = Number(stopped.headers()["retry-after"]);
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(await stopped.text()).toMatch(new RegExp(`Too many failed sign-ins from your address with keys beginning like this one; try again in ${retryAfter} seconds?\\.`));
+
+    // The right key, from the same address and meanwhile, signs in: the consent page follows.
+    const signedIn = await page.request.post(action, { form: { api_key: m.h.apiKey, csrf } });
+    expect(signedIn.status()).toBe(200);
+    expect(await signedIn.text()).toContain("Allow this application to use your account?");
+
+    // And the guessing is still held back, on a sign-in opened afresh.
+    const again = await openSignIn();
+    const still = await page.request.post(again.action, { form: { api_key: wrong(100), csrf: again.csrf } });
+    expect(still.status()).toBe(429);
+    expect(Number(still.headers()["retry-after"])).toBeGreaterThan(0);
+    expect(await still.text()).toContain("try again in");
   });
 });

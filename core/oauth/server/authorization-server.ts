@@ -54,9 +54,14 @@ export function redirectUriAllowed(registered: readonly string[], requested: str
 
 // A redirect URI is HTTPS or plain HTTP to a loopback address (OAuth 2.1 §1.5 and §8.4.2; the MCP authorization
 // spec: "either localhost URLs or HTTPS URLs"): a code sent in clear over the network could be read on its way.
-// oidc-provider lets a web client register any http URI. Checked for registrations and metadata documents alike.
+// oidc-provider lets a web client register any http URI. Nor may it carry userinfo (RFC 3986 §3.2.1 deprecates a
+// password there): `https://user:pw@x.example/cb` hands a credential to wherever the code goes, and may read to a
+// person as another host than it is. Checked for registrations and metadata documents alike.
+const USERINFO = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*@/i;
+
 function redirectUriRefusal(uri: string): string | null {
   const url = URL.parse(uri);
+  if (USERINFO.test(uri)) return `redirect_uris may not carry a user name or password before the host: ${url ? `${url.protocol}//…@${url.host}${url.pathname}`.slice(0, 200) : "(unparsable)"}`;
   if (url?.protocol === "http:" && !LOOPBACK_HOSTS.has(url.hostname)) return `redirect_uris must use https, or http to a loopback address (127.0.0.1, [::1], localhost): ${uri.slice(0, 200)}`;
   return null;
 }
@@ -178,8 +183,8 @@ export async function createAuthorizationServer(config: Config, db: Db, pages: A
       delete body.client_secret_expires_at;
     }
   });
-  // Behind a load balancer that ends TLS, the forwarded protocol tells it the request came over HTTPS (for secure
-  // cookies).
+  // Its requests' Host and X-Forwarded-Proto are those of MCP_PUBLIC_URL (mcp-server/authorization-server/mount.ts):
+  // read as a proxy's, so that behind a load balancer ending TLS its cookies are marked Secure.
   provider.proxy = true;
   provider.Client.prototype.redirectUriAllowed = function (this: { redirectUris?: string[] }, value: string) {
     return redirectUriAllowed(this.redirectUris ?? [], value);

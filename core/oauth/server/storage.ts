@@ -3,6 +3,7 @@ import { and, eq, gt, isNull, or, sql } from "drizzle-orm";
 import type { Adapter, AdapterPayload } from "oidc-provider";
 import type { Db } from "../../db/client.js";
 import { oauthRecords } from "../../db/schema/index.js";
+import { markClientGranted } from "./registration-bounds.js";
 
 // Models whose id is no secret: a client id is public, a grant id names a consent. Every other model's id is a
 // credential (a token, a code, a session's or an interaction's cookie) and is stored hashed.
@@ -43,6 +44,8 @@ export class OauthStorage implements Adapter {
       .insert(oauthRecords)
       .values({ kind: this.kind, id: key, ...row })
       .onConflictDoUpdate({ target: [oauthRecords.kind, oauthRecords.id], set: row });
+    // A grant saved is a person's consent to its client: that client is no longer one registered and never used.
+    if (this.kind === "Grant" && row.clientId) await markClientGranted(this.db, row.clientId);
   }
 
   async find(id: string): Promise<AdapterPayload | undefined> {
