@@ -3492,6 +3492,24 @@ export interface operations {
                     } & components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Gone: artifact_not_found, an artifact whose bytes retention deleted (details.reason expired, details.expired_at) */
+            410: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "artifact_not_found";
+                        } & components["schemas"]["Error"];
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Refused: media_too_large */
             413: {
                 headers: {
@@ -3718,6 +3736,24 @@ export interface operations {
                         error?: {
                             /** @enum {string} */
                             code?: "idempotency_conflict" | "request_in_progress";
+                        } & components["schemas"]["Error"];
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Gone: artifact_not_found, an artifact whose bytes retention deleted (details.reason expired, details.expired_at) */
+            410: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "artifact_not_found";
                         } & components["schemas"]["Error"];
                     } & components["schemas"]["ErrorEnvelope"];
                 };
@@ -3952,6 +3988,24 @@ export interface operations {
                     } & components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Gone: artifact_not_found, an artifact whose bytes retention deleted (details.reason expired, details.expired_at) */
+            410: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "artifact_not_found";
+                        } & components["schemas"]["Error"];
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Refused: media_too_large */
             413: {
                 headers: {
@@ -4178,6 +4232,24 @@ export interface operations {
                         error?: {
                             /** @enum {string} */
                             code?: "idempotency_conflict" | "request_in_progress";
+                        } & components["schemas"]["Error"];
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Gone: artifact_not_found, an artifact whose bytes retention deleted (details.reason expired, details.expired_at) */
+            410: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "artifact_not_found";
                         } & components["schemas"]["Error"];
                     } & components["schemas"]["ErrorEnvelope"];
                 };
@@ -4412,6 +4484,24 @@ export interface operations {
                     } & components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Gone: artifact_not_found, an artifact whose bytes retention deleted (details.reason expired, details.expired_at) */
+            410: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "artifact_not_found";
+                        } & components["schemas"]["Error"];
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Refused: media_too_large */
             413: {
                 headers: {
@@ -4638,6 +4728,24 @@ export interface operations {
                         error?: {
                             /** @enum {string} */
                             code?: "idempotency_conflict" | "request_in_progress";
+                        } & components["schemas"]["Error"];
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Gone: artifact_not_found, an artifact whose bytes retention deleted (details.reason expired, details.expired_at) */
+            410: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "artifact_not_found";
                         } & components["schemas"]["Error"];
                     } & components["schemas"]["ErrorEnvelope"];
                 };
@@ -4872,6 +4980,24 @@ export interface operations {
                     } & components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Gone: artifact_not_found, an artifact whose bytes retention deleted (details.reason expired, details.expired_at) */
+            410: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "artifact_not_found";
+                        } & components["schemas"]["Error"];
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Refused: media_too_large */
             413: {
                 headers: {
@@ -5098,6 +5224,24 @@ export interface operations {
                         error?: {
                             /** @enum {string} */
                             code?: "idempotency_conflict" | "request_in_progress";
+                        } & components["schemas"]["Error"];
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Gone: artifact_not_found, an artifact whose bytes retention deleted (details.reason expired, details.expired_at) */
+            410: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "artifact_not_found";
                         } & components["schemas"]["Error"];
                     } & components["schemas"]["ErrorEnvelope"];
                 };
@@ -5332,6 +5476,24 @@ export interface operations {
                     } & components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Gone: artifact_not_found, an artifact whose bytes retention deleted (details.reason expired, details.expired_at) */
+            410: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "artifact_not_found";
+                        } & components["schemas"]["Error"];
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Refused: media_too_large */
             413: {
                 headers: {
@@ -5558,6 +5720,24 @@ export interface operations {
                         error?: {
                             /** @enum {string} */
                             code?: "idempotency_conflict" | "request_in_progress";
+                        } & components["schemas"]["Error"];
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Gone: artifact_not_found, an artifact whose bytes retention deleted (details.reason expired, details.expired_at) */
+            410: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "artifact_not_found";
                         } & components["schemas"]["Error"];
                     } & components["schemas"]["ErrorEnvelope"];
                 };
@@ -5792,6 +5972,24 @@ export interface operations {
                     } & components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Gone: artifact_not_found, an artifact whose bytes retention deleted (details.reason expired, details.expired_at) */
+            410: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "artifact_not_found";
+                        } & components["schemas"]["Error"];
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Refused: media_too_large */
             413: {
                 headers: {
@@ -6018,6 +6216,24 @@ export interface operations {
                         error?: {
                             /** @enum {string} */
                             code?: "idempotency_conflict" | "request_in_progress";
+                        } & components["schemas"]["Error"];
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Gone: artifact_not_found, an artifact whose bytes retention deleted (details.reason expired, details.expired_at) */
+            410: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "artifact_not_found";
                         } & components["schemas"]["Error"];
                     } & components["schemas"]["ErrorEnvelope"];
                 };
@@ -6252,6 +6468,24 @@ export interface operations {
                     } & components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Gone: artifact_not_found, an artifact whose bytes retention deleted (details.reason expired, details.expired_at) */
+            410: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "artifact_not_found";
+                        } & components["schemas"]["Error"];
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Refused: media_too_large */
             413: {
                 headers: {
@@ -6478,6 +6712,24 @@ export interface operations {
                         error?: {
                             /** @enum {string} */
                             code?: "idempotency_conflict" | "request_in_progress";
+                        } & components["schemas"]["Error"];
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Gone: artifact_not_found, an artifact whose bytes retention deleted (details.reason expired, details.expired_at) */
+            410: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "artifact_not_found";
                         } & components["schemas"]["Error"];
                     } & components["schemas"]["ErrorEnvelope"];
                 };
@@ -6847,6 +7099,24 @@ export interface operations {
                     } & components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Gone: artifact_not_found, an artifact whose bytes retention deleted (details.reason expired, details.expired_at) */
+            410: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "artifact_not_found";
+                        } & components["schemas"]["Error"];
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Refused: media_too_large */
             413: {
                 headers: {
@@ -7073,6 +7343,24 @@ export interface operations {
                         error?: {
                             /** @enum {string} */
                             code?: "idempotency_conflict" | "request_in_progress";
+                        } & components["schemas"]["Error"];
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Gone: artifact_not_found, an artifact whose bytes retention deleted (details.reason expired, details.expired_at) */
+            410: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "artifact_not_found";
                         } & components["schemas"]["Error"];
                     } & components["schemas"]["ErrorEnvelope"];
                 };
@@ -7695,6 +7983,24 @@ export interface operations {
                         error?: {
                             /** @enum {string} */
                             code?: "voice_not_found" | "artifact_not_found" | "callback_signing_key_not_found";
+                        } & components["schemas"]["Error"];
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Gone: artifact_not_found, an artifact whose bytes retention deleted (details.reason expired, details.expired_at) */
+            410: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "artifact_not_found";
                         } & components["schemas"]["Error"];
                     } & components["schemas"]["ErrorEnvelope"];
                 };
@@ -10183,6 +10489,21 @@ export interface operations {
             };
             /** @description Refused: artifact_not_found */
             404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "artifact_not_found";
+                        } & components["schemas"]["Error"];
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Gone: artifact_not_found, an artifact whose bytes retention deleted (details.reason expired, details.expired_at) */
+            410: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
