@@ -1,9 +1,16 @@
+import { CLIENT_REQUEST_ID } from "../ids.js";
 import { ERROR_CATALOGUE, EXPIRED_ARTIFACT, type ErrorCode } from "../errors/catalogue.js";
 import { errorExampleName, EXPIRED_ARTIFACT_EXAMPLE } from "./error-examples.js";
 
 // Error answers grouped by HTTP status (from the catalogue), and the headers every answer can carry.
 export const HEADERS = {
-  "X-Request-Id": { description: "The request's id; also in every error body as request_id.", schema: { type: "string" } },
+  "X-Request-Id": {
+    description:
+      "The request's id; also in every error body as request_id. A request's own X-Request-Id is echoed when it is 1 to 128 " +
+      "characters of A-Z a-z 0-9 . _ : @ / + = - ; any other value (empty, longer, a space, other characters, non-ASCII) " +
+      "is replaced, without refusing the request, by the server's own id, req_ then 24 hex digits.",
+    schema: { type: "string", pattern: CLIENT_REQUEST_ID.source, maxLength: 128 },
+  },
   "X-RateLimit-Limit": { description: "Requests allowed in the current window for this API key.", schema: { type: "integer" } },
   "X-RateLimit-Remaining": { description: "Requests left in the current window.", schema: { type: "integer" } },
   "X-RateLimit-Reset": { description: "Seconds until the window resets.", schema: { type: "integer" } },

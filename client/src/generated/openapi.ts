@@ -3336,7 +3336,7 @@ export interface components {
         };
     };
     headers: {
-        /** @description The request's id; also in every error body as request_id. */
+        /** @description The request's id; also in every error body as request_id. A request's own X-Request-Id is echoed when it is 1 to 128 characters of A-Z a-z 0-9 . _ : @ / + = - ; any other value (empty, longer, a space, other characters, non-ASCII) is replaced, without refusing the request, by the server's own id, req_ then 24 hex digits. */
         "X-Request-Id": string;
         /** @description Requests allowed in the current window for this API key. */
         "X-RateLimit-Limit": number;
