@@ -68,3 +68,8 @@ export function defaultIds(clock: Clock = () => new Date()): IdGenerator {
     callbackDelivery: () => timeOrderedId("dlv", clock().getTime()),
   };
 }
+
+// The X-Request-Id a client may choose, echoed as given: 1 to 128 of these characters, the server's own ids
+// (req_<24 hex>) among them. Anything else is replaced by the server's (http-face/request-id.ts); the OpenAPI
+// document's header states the same pattern.
+export const CLIENT_REQUEST_ID = /^[A-Za-z0-9._:@/+=-]{1,128}$/;

@@ -4,7 +4,7 @@ export { checkVendor, describeCheck } from "./providers/vendor-checks.js";
 export { createCore, type Core, type CoreOverrides } from "./runtime.js";
 export { limitHeapGrowth } from "./heap-growth.js";
 export { migrateDatabase } from "./db/migrate.js";
-export { identifierRandomBytes } from "./ids.js";
+export { CLIENT_REQUEST_ID, identifierRandomBytes } from "./ids.js";
 export { CAPABILITIES, findCapability } from "./capabilities/table.js";
 export type { Capability } from "./capabilities/types.js";
 export { authenticate, requireArea, type Principal } from "./auth/authenticate.js";

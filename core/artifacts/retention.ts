@@ -7,6 +7,7 @@ import { dropInlineMedia } from "../db/statements/drop-inline-media.js";
 import { dueArtifacts } from "../db/statements/due-artifacts.js";
 import { markArtifactsExpired } from "../db/statements/mark-artifacts-expired.js";
 import { ServiceError } from "../errors/index.js";
+import { EXPIRED_ARTIFACT } from "../errors/catalogue.js";
 import type { ArtifactStore } from "./store.js";
 
 // Retention: an artifact's bytes (uploads, stored inputs, task outputs) are deleted from the store once older than
@@ -54,11 +55,11 @@ export async function sweepRetention(core: RetentionRuntime): Promise<number> {
   return expired;
 }
 
-// The answer for an artifact whose bytes retention deleted: 410 Gone with SPEC.md's artifact_not_found (its list
-// of codes is closed; docs/decisions.md, retention), saying when and that reading the task again will not help.
+// The answer for an artifact whose bytes retention deleted: 410 Gone with SPEC.md's artifact_not_found
+// (EXPIRED_ARTIFACT), saying when and that reading the task again will not help.
 export function artifactExpired(artifactId: string, expiredAt: Date, param?: string): ServiceError {
-  return new ServiceError("artifact_not_found", `Artifact ${artifactId} has expired: retention deleted its bytes at ${expiredAt.toISOString()}.`, {
-    status: 410,
+  return new ServiceError(EXPIRED_ARTIFACT.code, `Artifact ${artifactId} has expired: retention deleted its bytes at ${expiredAt.toISOString()}.`, {
+    status: EXPIRED_ARTIFACT.http,
     ...(param === undefined ? {} : { param }),
     details: { artifact_id: artifactId, reason: "expired", expired_at: expiredAt.toISOString() },
   });

@@ -1,12 +1,19 @@
 import { z } from "zod";
+import { textOfLength } from "./text.js";
 
 // SPEC.md "Image option fields", "Canvas (images)", "Palette item" and "Edit region": the wire shapes shared by
 // the three image creation endpoints. What a model can honour is checked later, by selection.
 
-export const imagePromptSchema = z
-  .string()
-  .min(1)
+// SPEC.md gives the image prompt and negative prompt no bound; a model's published limit is its own (checked at
+// selection, core/catalog/published-input-limits.ts), and these are the service's, whatever the model: the video
+// prompt's 20000 and the video negative prompt's 2000 (docs/decisions.md). JSON Schema's maxLength counts code
+// points, as these do.
+export const IMAGE_PROMPT_MAX = 20_000;
+export const IMAGE_NEGATIVE_PROMPT_MAX = 2_000;
+
+export const imagePromptSchema = textOfLength(1, IMAGE_PROMPT_MAX)
   .regex(/\S/, "must contain at least one non-whitespace character")
+  .meta({ maxLength: IMAGE_PROMPT_MAX })
   .describe("What to show (for an edit: the change to make).");
 
 export const CANVAS_DEFAULT_TIER = "2K";
@@ -123,9 +130,8 @@ export function imageOptionFields<M extends z.ZodType>(defaultAspect: string, mo
       .max(MAX_SEED)
       .optional()
       .describe("Seed for repeatable output."),
-    negative_prompt: z
-      .string()
-      .min(1)
+    negative_prompt: textOfLength(1, IMAGE_NEGATIVE_PROMPT_MAX)
+      .meta({ maxLength: IMAGE_NEGATIVE_PROMPT_MAX })
       .optional()
       .describe("What the images must not show."),
     enhance_prompt: z

@@ -15,7 +15,8 @@ export const creditsQuerySchema = z
   })
   .strict();
 
-// The cursor names the last entry of the previous page, {v: 1, before: id}; the next page is the entries older than it.
+// The cursor names the last entry of the previous page, {v: 1, before: id}; the next page is the entries older than it
+// (by created_at, then id: core/db/statements/ledger-entries.ts).
 function ledgerPosition(value: Record<string, unknown>): string | undefined {
   return value.v === 1 && typeof value.before === "string" && /^[1-9]\d{0,18}$/.test(value.before) ? value.before : undefined;
 }

@@ -69,6 +69,12 @@ export const ERROR_CATALOGUE = {
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;
 
+// The one answer whose status is not its code's: an artifact whose bytes retention deleted is artifact_not_found
+// (SPEC.md's list of codes is closed) answered 410 Gone, so a caller tells an artifact that never was from one that
+// was and is gone for good (docs/decisions.md, retention). Wherever the code is listed, the OpenAPI document
+// declares this answer beside the 404.
+export const EXPIRED_ARTIFACT = { code: "artifact_not_found", http: 410 } as const satisfies { code: ErrorCode; http: number };
+
 export function isErrorCode(value: string): value is ErrorCode {
   return Object.hasOwn(ERROR_CATALOGUE, value);
 }

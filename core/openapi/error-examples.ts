@@ -1,4 +1,4 @@
-import { ERROR_CATALOGUE, type ErrorCode } from "../errors/catalogue.js";
+import { ERROR_CATALOGUE, EXPIRED_ARTIFACT, type ErrorCode } from "../errors/catalogue.js";
 import { errorBody, type ErrorBody } from "../errors/index.js";
 import { failure, invalidRequest } from "../errors/validation.js";
 
@@ -78,18 +78,32 @@ const SAMPLES: Record<ErrorCode, Sample> = {
   internal_error: { message: "Something went wrong on our side; retry with the same Idempotency-Key." },
 };
 
-export function errorExample(code: ErrorCode): { error: ErrorBody } {
-  const sample = SAMPLES[code];
+// The 410 of an artifact retention deleted (EXPIRED_ARTIFACT), an example of its own.
+const EXPIRED_SAMPLE: Sample = {
+  message: "Artifact art_01kbn5qb2c4d6e8f0g1h3j5k7m has expired: retention deleted its bytes at 2026-11-30T03:00:00.000Z.",
+  details: { artifact_id: "art_01kbn5qb2c4d6e8f0g1h3j5k7m", reason: "expired", expired_at: "2026-11-30T03:00:00.000Z" },
+};
+
+function example(code: ErrorCode, sample: Sample): { error: ErrorBody } {
   return { error: errorBody(code, sample.message, { param: sample.param, details: sample.details, requestId: "req_4f1c2a9be07d35c6a18b92e0" }) };
+}
+
+export function errorExample(code: ErrorCode): { error: ErrorBody } {
+  return example(code, SAMPLES[code]);
 }
 
 // The name of a code's example in components/examples.
 export const errorExampleName = (code: ErrorCode) => `Error_${code}`;
+export const EXPIRED_ARTIFACT_EXAMPLE = `Error_${EXPIRED_ARTIFACT.code}_expired`;
 
 export function errorExampleComponents(codes: Iterable<ErrorCode>) {
-  return Object.fromEntries(
-    [...new Set(codes)]
-      .sort()
-      .map((code) => [errorExampleName(code), { summary: `${code} (HTTP ${ERROR_CATALOGUE[code].http})`, "x-http-status": ERROR_CATALOGUE[code].http, value: errorExample(code) }]),
-  );
+  const listed = new Set(codes);
+  const components: [string, { summary: string; "x-http-status": number; value: { error: ErrorBody } }][] = [...listed]
+    .sort()
+    .map((code) => [errorExampleName(code), { summary: `${code} (HTTP ${ERROR_CATALOGUE[code].http})`, "x-http-status": ERROR_CATALOGUE[code].http, value: errorExample(code) }]);
+  if (listed.has(EXPIRED_ARTIFACT.code)) {
+    const { code, http } = EXPIRED_ARTIFACT;
+    components.push([EXPIRED_ARTIFACT_EXAMPLE, { summary: `${code} (HTTP ${http}, expired)`, "x-http-status": http, value: example(code, EXPIRED_SAMPLE) }]);
+  }
+  return Object.fromEntries(components);
 }

@@ -84,10 +84,14 @@ ${table("Headers of task creation", ["Header", "Required", "Meaning"], rows)}
 }
 
 function errorsGuide(document: ReferenceDocument): Guide {
+  // A code with a second answer (artifact_not_found's 410) has a second row; the anchor is the first's.
+  const anchored = new Set<string>();
   const rows = Object.values(document.components.examples).map((example) => {
     const error = (example.value as { error: { code: string; type: string; retryable: boolean; message: string } }).error;
+    const anchor = anchored.has(error.code) ? "" : ` id="${errorAnchor(error.code)}"`;
+    anchored.add(error.code);
     return [
-      `<code id="${errorAnchor(error.code)}">${escapeHtml(error.code)}</code>`,
+      `<code${anchor}>${escapeHtml(error.code)}</code>`,
       String(example["x-http-status"]),
       error.retryable ? "yes" : "no",
       `<code>${escapeHtml(error.type)}</code>`,

@@ -26,6 +26,8 @@ export interface BudgetCount {
 export interface WindowCount {
   credential: BudgetCount;
   tenant: BudgetCount;
+  // Present when the shared store could not be reached and the count is this process's own (its failure).
+  unshared?: unknown;
 }
 
 export type RateLimitScope = "api_key" | "tenant";

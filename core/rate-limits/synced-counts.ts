@@ -1,4 +1,4 @@
-import type { BucketStore, RateLimitCounter, StoredCount, TenantBudgets } from "./counter.js";
+import type { BucketStore, RateLimitCounter, RateLimitDefaults, StoredCount, TenantBudgets } from "./counter.js";
 import { bucketsOf, type RateLimitSubject, type WindowCount } from "./decision.js";
 
 // Requests are counted in this process and the counts exchanged with the shared store (Postgres or Redis) at most
@@ -12,9 +12,13 @@ import { bucketsOf, type RateLimitSubject, type WindowCount } from "./decision.j
 // The bounded overshoot: within one process counts are exact; what other processes allowed since this one's last
 // exchange is unseen, so across processes a budget can be exceeded by at most the requests the other processes
 // accept within syncMs. RATE_LIMIT_SYNC_MS=0 makes every request wait for an exchange (exact across processes, one
-// statement per turn of the event loop). The hits of a failed exchange go with the next one: its requests were
-// answered, whether refused for the failure or let through uncounted (core/rate-limits/limiter.ts), and what the
-// latter overshoot is counted against their budgets as soon as the store answers again.
+// statement per turn of the event loop). The hits of a failed exchange go with the next one.
+// - An exchange that fails for an outage of the store (`isOutage`: a lost database connection, an unreachable
+//   Redis) answers its requests from this process's own counts: the store's total at the last exchange, if its
+//   window still runs, plus every hit counted here since, never fewer than what this process knows was counted; a
+//   window ended or never seen opens here, and a tenant never answered for has the default budgets. The count says
+//   so (`unshared`), for the limiter to log. A burst during an outage is limited as before, per process; the other
+//   processes' hits since the last exchange are unseen, as they are between exchanges.
 
 const MAX_BUCKETS = 100_000;
 
@@ -38,7 +42,12 @@ interface Waiting {
   reject(error: unknown): void;
 }
 
-export function syncedCounter(store: BucketStore, syncMs: number): RateLimitCounter {
+export function syncedCounter(
+  store: BucketStore,
+  syncMs: number,
+  defaults: RateLimitDefaults,
+  isOutage: (error: unknown) => boolean,
+): RateLimitCounter {
   const buckets = new Map<string, BucketState>();
   const budgets = new Map<string, TenantBudgets>();
   let tenantsCounted = new Set<string>();
@@ -96,16 +105,51 @@ export function syncedCounter(store: BucketStore, syncMs: number): RateLimitCoun
     tenantsCounted = new Set();
     const startedAt = Date.now();
     const fail = (error: unknown) => {
-      // The buckets must meet the store again before they are counted here. Hits counted since stay for the next
-      // exchange, whose waiting requests know their place among them; this exchange's join them, after.
+      // The buckets must meet the store again before they are counted here without waiting. Hits counted since
+      // stay for the next exchange, whose waiting requests know their place among them; this exchange's join them.
+      const now = Date.now();
       for (const bucket of increments.keys()) {
         const state = stateOf(bucket);
         state.unsent += state.sending;
         state.sending = 0;
         state.syncedAt = 0;
       }
-      for (const tenantId of tenantIds) budgets.delete(tenantId);
-      for (const request of answering) request.reject(error);
+      if (!isOutage(error)) {
+        for (const tenantId of tenantIds) budgets.delete(tenantId);
+        for (const request of answering) request.reject(error);
+        return;
+      }
+      // Positions count the hits since this exchange began to be collected, and the hits it carried from failed
+      // exchanges come after them: a request's count is taken as if the bucket's last waiting request were its
+      // last hit, which puts every hit carried before it, never fewer. A window that has ended (or was never
+      // seen) opens with this exchange's first waiting hit in the bucket: `shared` takes the hits before it off.
+      const spread = new Map<string, { first: number; last: number }>();
+      for (const request of answering) {
+        for (const [kind, bucket] of Object.entries(request.names) as ["credential" | "tenant", string][]) {
+          const position = request.positions[kind];
+          const seen = spread.get(bucket);
+          spread.set(bucket, { first: Math.min(seen?.first ?? position, position), last: Math.max(seen?.last ?? position, position) });
+        }
+      }
+      const carriedBefore = (bucket: string) => (increments.get(bucket) ?? 0) - (spread.get(bucket)?.last ?? 0);
+      for (const [bucket, { first }] of spread) {
+        const state = stateOf(bucket);
+        if (now < state.windowEndsAt) continue;
+        state.shared = 1 - (carriedBefore(bucket) + first);
+        state.windowEndsAt = now + defaults.windowSeconds * 1000;
+      }
+      for (const request of answering) {
+        const budget = budgets.get(request.tenantId) ?? { perKey: defaults.perKey, perTenant: defaults.perTenant };
+        const hitOf = (bucket: string, position: number) => {
+          const state = stateOf(bucket);
+          return { hits: state.shared + carriedBefore(bucket) + position, resetMs: state.windowEndsAt - now };
+        };
+        request.resolve({
+          credential: { limit: budget.perKey, ...hitOf(request.names.credential, request.positions.credential) },
+          tenant: { limit: budget.perTenant, ...hitOf(request.names.tenant, request.positions.tenant) },
+          unshared: error,
+        });
+      }
     };
     running = store.add(increments, tenantIds).then((answer) => {
       const countOf = (bucket: string): StoredCount => {

@@ -95,14 +95,23 @@ describe.each<{ store: string; env: Record<string, string> }>([
 describe("with Redis out of reach", () => {
   let h: Harness;
   beforeAll(async () => {
-    // A port nothing listens on: the limiter lets requests through rather than taking the service down.
-    h = await startHarness({ env: { RATE_LIMIT_STORE: "redis", REDIS_URL: "redis://127.0.0.1:1" } });
+    // A port nothing listens on: the limiter neither takes the service down nor stops limiting (issue 36); the
+    // requests are counted in the process.
+    h = await startHarness({ env: { RATE_LIMIT_STORE: "redis", REDIS_URL: "redis://127.0.0.1:1", RATE_LIMIT_PER_KEY: "3" } });
   });
   afterAll(async () => h?.close());
 
-  it("answers without rate-limit headers", async () => {
-    const response = await h.request("GET", "/v1/tasks");
-    expect(response.status).toBe(200);
-    expect(response.headers.get("x-ratelimit-limit")).toBeNull();
+  it("answers from the process's own count, and refuses past the budget with Retry-After", async () => {
+    for (const remaining of ["2", "1", "0"]) {
+      const response = await h.request("GET", "/v1/tasks");
+      expect(response.status).toBe(200);
+      expect(response.headers.get("x-ratelimit-limit")).toBe("3");
+      expect(response.headers.get("x-ratelimit-remaining")).toBe(remaining);
+    }
+    const refused = await h.request("GET", "/v1/tasks");
+    expect(refused.status).toBe(429);
+    expect(refused.body.error.code).toBe("rate_limited");
+    expect(refused.headers.get("x-ratelimit-remaining")).toBe("0");
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
   });
 });

@@ -3378,7 +3378,7 @@ export interface components {
         };
     };
     headers: {
-        /** @description The request's id; also in every error body as request_id. */
+        /** @description The request's id; also in every error body as request_id. A request's own X-Request-Id is echoed when it is 1 to 128 characters of A-Z a-z 0-9 . _ : @ / + = - ; any other value (empty, longer, a space, other characters, non-ASCII) is replaced, without refusing the request, by the server's own id, req_ then 24 hex digits. */
         "X-Request-Id": string;
         /** @description Requests allowed in the current window for this API key. */
         "X-RateLimit-Limit": number;
@@ -3536,6 +3536,24 @@ export interface operations {
                         error?: {
                             /** @enum {string} */
                             code?: "idempotency_conflict" | "request_in_progress";
+                        } & components["schemas"]["Error"];
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Gone: artifact_not_found, an artifact whose bytes retention deleted (details.reason expired, details.expired_at) */
+            410: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "artifact_not_found";
                         } & components["schemas"]["Error"];
                     } & components["schemas"]["ErrorEnvelope"];
                 };
@@ -3772,6 +3790,24 @@ export interface operations {
                     } & components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Gone: artifact_not_found, an artifact whose bytes retention deleted (details.reason expired, details.expired_at) */
+            410: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "artifact_not_found";
+                        } & components["schemas"]["Error"];
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Refused: media_too_large */
             413: {
                 headers: {
@@ -4000,6 +4036,24 @@ export interface operations {
                         error?: {
                             /** @enum {string} */
                             code?: "idempotency_conflict" | "request_in_progress";
+                        } & components["schemas"]["Error"];
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Gone: artifact_not_found, an artifact whose bytes retention deleted (details.reason expired, details.expired_at) */
+            410: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "artifact_not_found";
                         } & components["schemas"]["Error"];
                     } & components["schemas"]["ErrorEnvelope"];
                 };
@@ -4236,6 +4290,24 @@ export interface operations {
                     } & components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Gone: artifact_not_found, an artifact whose bytes retention deleted (details.reason expired, details.expired_at) */
+            410: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "artifact_not_found";
+                        } & components["schemas"]["Error"];
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Refused: media_too_large */
             413: {
                 headers: {
@@ -4464,6 +4536,24 @@ export interface operations {
                         error?: {
                             /** @enum {string} */
                             code?: "idempotency_conflict" | "request_in_progress";
+                        } & components["schemas"]["Error"];
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Gone: artifact_not_found, an artifact whose bytes retention deleted (details.reason expired, details.expired_at) */
+            410: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "artifact_not_found";
                         } & components["schemas"]["Error"];
                     } & components["schemas"]["ErrorEnvelope"];
                 };
@@ -4700,6 +4790,24 @@ export interface operations {
                     } & components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Gone: artifact_not_found, an artifact whose bytes retention deleted (details.reason expired, details.expired_at) */
+            410: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "artifact_not_found";
+                        } & components["schemas"]["Error"];
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Refused: media_too_large */
             413: {
                 headers: {
@@ -4928,6 +5036,24 @@ export interface operations {
                         error?: {
                             /** @enum {string} */
                             code?: "idempotency_conflict" | "request_in_progress";
+                        } & components["schemas"]["Error"];
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Gone: artifact_not_found, an artifact whose bytes retention deleted (details.reason expired, details.expired_at) */
+            410: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "artifact_not_found";
                         } & components["schemas"]["Error"];
                     } & components["schemas"]["ErrorEnvelope"];
                 };
@@ -5164,6 +5290,24 @@ export interface operations {
                     } & components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Gone: artifact_not_found, an artifact whose bytes retention deleted (details.reason expired, details.expired_at) */
+            410: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "artifact_not_found";
+                        } & components["schemas"]["Error"];
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Refused: media_too_large */
             413: {
                 headers: {
@@ -5392,6 +5536,24 @@ export interface operations {
                         error?: {
                             /** @enum {string} */
                             code?: "idempotency_conflict" | "request_in_progress";
+                        } & components["schemas"]["Error"];
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Gone: artifact_not_found, an artifact whose bytes retention deleted (details.reason expired, details.expired_at) */
+            410: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "artifact_not_found";
                         } & components["schemas"]["Error"];
                     } & components["schemas"]["ErrorEnvelope"];
                 };
@@ -5628,6 +5790,24 @@ export interface operations {
                     } & components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Gone: artifact_not_found, an artifact whose bytes retention deleted (details.reason expired, details.expired_at) */
+            410: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "artifact_not_found";
+                        } & components["schemas"]["Error"];
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Refused: media_too_large */
             413: {
                 headers: {
@@ -5856,6 +6036,24 @@ export interface operations {
                         error?: {
                             /** @enum {string} */
                             code?: "idempotency_conflict" | "request_in_progress";
+                        } & components["schemas"]["Error"];
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Gone: artifact_not_found, an artifact whose bytes retention deleted (details.reason expired, details.expired_at) */
+            410: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "artifact_not_found";
                         } & components["schemas"]["Error"];
                     } & components["schemas"]["ErrorEnvelope"];
                 };
@@ -6092,6 +6290,24 @@ export interface operations {
                     } & components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Gone: artifact_not_found, an artifact whose bytes retention deleted (details.reason expired, details.expired_at) */
+            410: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "artifact_not_found";
+                        } & components["schemas"]["Error"];
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Refused: media_too_large */
             413: {
                 headers: {
@@ -6324,6 +6540,24 @@ export interface operations {
                     } & components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Gone: artifact_not_found, an artifact whose bytes retention deleted (details.reason expired, details.expired_at) */
+            410: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "artifact_not_found";
+                        } & components["schemas"]["Error"];
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Refused: media_too_large */
             413: {
                 headers: {
@@ -6552,6 +6786,24 @@ export interface operations {
                         error?: {
                             /** @enum {string} */
                             code?: "idempotency_conflict" | "request_in_progress";
+                        } & components["schemas"]["Error"];
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Gone: artifact_not_found, an artifact whose bytes retention deleted (details.reason expired, details.expired_at) */
+            410: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "artifact_not_found";
                         } & components["schemas"]["Error"];
                     } & components["schemas"]["ErrorEnvelope"];
                 };
@@ -6923,6 +7175,24 @@ export interface operations {
                     } & components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Gone: artifact_not_found, an artifact whose bytes retention deleted (details.reason expired, details.expired_at) */
+            410: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "artifact_not_found";
+                        } & components["schemas"]["Error"];
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Refused: media_too_large */
             413: {
                 headers: {
@@ -7151,6 +7421,24 @@ export interface operations {
                         error?: {
                             /** @enum {string} */
                             code?: "idempotency_conflict" | "request_in_progress";
+                        } & components["schemas"]["Error"];
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Gone: artifact_not_found, an artifact whose bytes retention deleted (details.reason expired, details.expired_at) */
+            410: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "artifact_not_found";
                         } & components["schemas"]["Error"];
                     } & components["schemas"]["ErrorEnvelope"];
                 };
@@ -7773,6 +8061,24 @@ export interface operations {
                         error?: {
                             /** @enum {string} */
                             code?: "voice_not_found" | "artifact_not_found" | "callback_signing_key_not_found";
+                        } & components["schemas"]["Error"];
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Gone: artifact_not_found, an artifact whose bytes retention deleted (details.reason expired, details.expired_at) */
+            410: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "artifact_not_found";
                         } & components["schemas"]["Error"];
                     } & components["schemas"]["ErrorEnvelope"];
                 };
@@ -10261,6 +10567,21 @@ export interface operations {
             };
             /** @description Refused: artifact_not_found */
             404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "artifact_not_found";
+                        } & components["schemas"]["Error"];
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Gone: artifact_not_found, an artifact whose bytes retention deleted (details.reason expired, details.expired_at) */
+            410: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;

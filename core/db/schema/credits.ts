@@ -36,12 +36,17 @@ export const creditLedger = pgTable(
     kind: text("kind").notNull(),
     amount: bigint("amount", { mode: "bigint" }).notNull(),
     note: text("note"),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    // The statement's clock, not the transaction's start (now()): a transaction begun earlier but writing later
+    // would otherwise stamp a newer entry (a higher id) with an older time.
+    createdAt: timestamp("created_at", { withTimezone: true })
+      .notNull()
+      .default(sql`clock_timestamp()`),
   },
   (t) => [
     check("credit_ledger_kind_check", sql`${t.kind} in ('grant', 'hold', 'capture', 'release', 'charge')`),
     check("credit_ledger_amount_check", sql`${t.amount} >= 0`),
-    index("credit_ledger_tenant_idx").on(t.tenantId, t.id),
+    // GET /v1/credits: a tenant's entries newest first by created_at, then id (read backwards), one range scan per page.
+    index("credit_ledger_tenant_created_idx").on(t.tenantId, t.createdAt, t.id),
     // Each task is held at most once and settled (captured, released or charged) at most once.
     uniqueIndex("credit_ledger_task_hold_once").on(t.taskId).where(sql`${t.kind} = 'hold'`),
     uniqueIndex("credit_ledger_task_settle_once")
