@@ -26,6 +26,22 @@ const COMPACT_CLIENT_REQUEST_ID = { type: "string", description: "Idempotency ke
 // Where `model` is required (understanding, text-to-music); the ids are listed by svc.models.list.
 const MODEL_DESCRIPTION = "`auto` or a model id; svc.models.list lists them.";
 
+// The example value a typed property carries, from the capability's example: a value of a vocabulary (no spaces,
+// not only letters: en_female_aria, 16:9), which an agent cannot guess from the type, unlike a text, a name or a
+// media input the schema already shapes. An enum lists its values; `model` says `auto` in its description.
+function vocabularyExample(name: string, shape: Node, value: unknown): unknown[] | null {
+  if (name === "model" || shape.enum !== undefined || shape.const !== undefined) return null;
+  return typeof value === "string" && /^\S*[^\sA-Za-z]\S*$/.test(value) ? [value] : null;
+}
+
+// How the description names an argument it does not type: an object with a default is shown by its default, the
+// shape and a value a first call can send as is (canvas is an object, not "16:9").
+function namedArgument(name: string, property: Node): string {
+  const fallback = property.default;
+  if (fallback === null || typeof fallback !== "object" || Array.isArray(fallback)) return name;
+  return `${name} (e.g. ${JSON.stringify(fallback)})`;
+}
+
 // A property's shape without its limits, defaults and formats: types, enums and constants, the fields of objects
 // (all optional there) and the items of arrays. Of alternatives, an object one is kept (a media input or a
 // data-URI string: the object), otherwise their types.
@@ -52,11 +68,11 @@ export interface CompactTool {
   otherArguments: string;
 }
 
-// Compacts each tool's complete input schema (client_request_id included, as svc.models.list serves it), in
-// the table's order.
-export function compactTools(fullSchemas: readonly Node[]): CompactTool[] {
+// Compacts each tool's complete input schema (client_request_id included, as svc.models.list serves it) with its
+// capability's example body, in the table's order.
+export function compactTools(tools: readonly { fullSchema: Node; example: Record<string, unknown> }[]): CompactTool[] {
   const spelledOut = new Set<string>();
-  return fullSchemas.map((full) => {
+  return tools.map(({ fullSchema: full, example }) => {
     const properties = full.properties as Record<string, Node>;
     const required = (full.required as string[] | undefined) ?? [];
     const typed = Object.keys(properties).filter((name) => required.includes(name) || MAIN_OPTIONAL_FIELDS.has(name));
@@ -64,7 +80,10 @@ export function compactTools(fullSchemas: readonly Node[]): CompactTool[] {
     for (const name of typed) {
       const property = properties[name] as Node;
       const description = name === "client_request_id" ? null : name === "model" ? MODEL_DESCRIPTION : property.description;
-      compact[name] = name === "client_request_id" ? COMPACT_CLIENT_REQUEST_ID : { ...shapeOf(property), ...(description ? { description } : {}) };
+      const shape = shapeOf(property);
+      const examples = vocabularyExample(name, shape, example[name]);
+      compact[name] =
+        name === "client_request_id" ? COMPACT_CLIENT_REQUEST_ID : { ...shape, ...(description ? { description } : {}), ...(examples ? { examples } : {}) };
     }
     let others = Object.keys(properties).filter((name) => !typed.includes(name) && !COMMON_CREATE_FIELDS.has(name));
     const groups: string[] = [];
@@ -74,7 +93,7 @@ export function compactTools(fullSchemas: readonly Node[]): CompactTool[] {
       groups.push(spelledOut.has(group.name) ? group.name : `${group.name} (${group.fields.join(", ")})`);
       spelledOut.add(group.name);
     }
-    const named = [...others, ...groups];
+    const named = [...others.map((name) => namedArgument(name, properties[name] as Node)), ...groups];
     const otherArguments = named.length === 0 ? "" : ` Also takes ${named.length === 1 ? named[0] : `${named.slice(0, -1).join(", ")} and ${named.at(-1)}`}.`;
     return { inputSchema: { type: "object", properties: compact, required }, otherArguments };
   });

@@ -62,6 +62,6 @@ function creationTool(capability: Capability, { inputSchema, otherArguments }: C
 
 // One tool per task-creating capability, generated from the table: no schema is written twice.
 export function taskCreationTools(): ToolDefinition[] {
-  const compact = compactTools(CAPABILITIES.map(fullInputSchemaOf));
+  const compact = compactTools(CAPABILITIES.map((capability) => ({ fullSchema: fullInputSchemaOf(capability), example: capability.example })));
   return CAPABILITIES.map((capability, i) => creationTool(capability, compact[i] as CompactTool));
 }

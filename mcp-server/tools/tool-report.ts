@@ -97,8 +97,8 @@ disagree, so growth is seen in review. \`tools/list\` in the default naming (\`/
 ${TOOL_LIST_BUDGET_BYTES}); in the underscore naming (\`/mcp/underscore\`): ${underscore} bytes (the dotted texts also give each
 tool's underscore name); \`both\` lists every tool twice. Of the default list, what a host passes to its model (names,
 descriptions, input schemas; not titles or annotations): ${modelFacingBytes(tools)} bytes. Results carry no output schema:
-\`structuredContent\` is an object and its first text content the same JSON. The ${links.tools} tools shown with the task view
-(every create tool and \`svc.tasks.get\`) link it with \`_meta.ui.resourceUri\`: ${links.bytes} bytes of the list.
+\`structuredContent\` is an object and its first text content the same JSON (output schemas would take the list
+past its budget: docs/decisions.md). The ${links.tools} tools shown with the task view (every create tool and \`svc.tasks.get\`) link it with \`_meta.ui.resourceUri\`: ${links.bytes} bytes of the list.
 
 Tasks: a create tool called by a client that declares the MCP Tasks extension on the request (Claude Code from
 2.1.304 on the 2026-07-28 protocol, the v2 SDK client with \`@modelcontextprotocol/ext-tasks\`) answers a task handle
@@ -108,10 +108,14 @@ polls \`svc.tasks.get\`. The listing is the same for both. \`MCP_TASKS=false\` t
 A task-creating tool advertises a compact input schema: \`client_request_id\`, the required fields and the main
 text (\`prompt\` or \`input\`) typed without their limits and defaults, every other argument named in the description
 (the video options once, by \`svc.videos.generate\`; \`metadata\`, \`callback_url\` and \`callback_signing_key_id\` in the
-server instructions). The schema is open (no \`additionalProperties: false\`), so hosts that check arguments let the
-named ones through. The complete schema, every argument with its type, limits and default (column "complete"),
-is answered by \`svc.models.list\` with \`capability\`, and is what the server holds every call to: an argument it
-refuses comes back as \`invalid_request\` with \`param\` pointing at it.
+server instructions). So that a first call written from the listing alone succeeds, a typed value no type can
+suggest carries an example from the capability's example (\`voice\`: \`examples: ["en_female_aria"]\`), and an
+argument whose default is an object is named with it (\`canvas (e.g. {"type":"preset","tier":"2K","aspect":"16:9"})\`);
+test/mcp/first-calls.test.ts writes five first calls from the listing and sees each create a task. The schema
+is open (no \`additionalProperties: false\`), so hosts that check arguments let the named ones through. The complete
+schema, every argument with its type, limits and default (column "complete"), is answered by \`svc.models.list\`
+with \`capability\`, and is what the server holds every call to: an argument it refuses comes back as
+\`invalid_request\` with \`param\` pointing at it.
 
 Every input schema is an object schema with no top-level \`oneOf\`/\`anyOf\`/\`allOf\`, and every tool name in the
 underscore naming matches \`^[a-zA-Z0-9_-]{1,64}$\`. Media inputs are advertised as one object
