@@ -27,6 +27,14 @@ export type ReferenceKind = (typeof REFERENCE_KINDS)[number];
 // media field exists in one place, its schema.
 export const MEDIA_FIELDS = z.registry<{ mediaKind: ReferenceKind | "declared" }>();
 
+// An HTTPS URL longer than this is refused at the field (browsers and CDNs stop near 8 KB); a data URI is bounded
+// by the body's size and the media's limits instead.
+export const MEDIA_URL_MAX = 8192;
+
+function withinUrlBound(url: string): boolean {
+  return DATA_URI.test(url) || url.length <= MEDIA_URL_MAX;
+}
+
 // `description` says what the field is for; the nested properties say how each form is given, once for all.
 export function mediaInput(options: { kind: ReferenceKind | "declared"; allowDataUri?: boolean; description?: string }) {
   const allowData = options.allowDataUri ?? true;
@@ -36,6 +44,7 @@ export function mediaInput(options: { kind: ReferenceKind | "declared"; allowDat
       url: z
         .string()
         .min(1)
+        .refine(withinUrlBound, { message: `must be at most ${MEDIA_URL_MAX} characters`, abort: true })
         .refine((u) => isWebOrData(u, allowData), `${allowData ? "must be an HTTPS URL or a data URI" : "must be an HTTPS URL"}; ${LOCAL_MEDIA_HINT}`)
         .describe(allowData ? "HTTPS URL, or a data URI." : "HTTPS URL."),
     })

@@ -11,10 +11,14 @@ import { preparedFrom } from "../prepared.js";
 // cross-field rules and the per-model checks. Types are checked here; bounds that differ by model come from
 // the catalog (core/catalog/audio-models.ts), so an explicit control only constrains which model may run it.
 
+// SPEC.md bounds the music prompt (2000) but not vendorG's negative tags, a style list shorter than a prompt: the
+// service's own bound.
+const NEGATIVE_TAGS_MAX = 1000;
+
 const vendorGMusicOptions = z
   .object({
     custom_mode: z.boolean().optional().describe("prompt becomes the style; lyrics sung as written. Not false with lyrics."),
-    negative_tags: z.string().min(1).optional().describe("Styles to avoid."),
+    negative_tags: textOfLength(1, NEGATIVE_TAGS_MAX).optional().describe("Styles to avoid."),
     vocal_gender: z.string().min(1).max(16).optional().describe("Singer gender, e.g. m or f; not with instrumental."),
     style_weight: z.number().optional().describe("Style adherence, in the model's range."),
     weirdness_constraint: z.number().optional().describe("Creative deviation, in the model's range."),
