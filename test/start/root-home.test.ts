@@ -37,10 +37,13 @@ function start(command?: string[]): Stack {
   return started;
 }
 
+// A terminal's Ctrl-C. Under `npm start`, npm itself ends by the signal once its script has stopped; the script's
+// own exit is what its last line says.
 async function stop(running: Stack): Promise<string> {
   running.interrupt();
-  const exit = await running.exited;
-  expect(exit.code, running.output()).toBe(0);
+  await running.exited;
+  stack = null;
+  expect(running.output()).toContain("database stopped");
   return running.output();
 }
 
@@ -116,5 +119,6 @@ describe("root with a fresh clone in a home directory of mode 700", () => {
     const credits = await fetch(`http://127.0.0.1:${ports.PORT}/v1/credits`, { headers: { authorization: `Bearer ${key}` } });
     expect(credits.status).toBe(200);
     await stop(again);
+    expect((await again.exited).code).toBe(0);
   }, 900_000);
 });
