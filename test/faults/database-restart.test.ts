@@ -1,7 +1,7 @@
 import { chmod, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import postgres_ from "postgres";
+import connect from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { admin, createCore, loadConfig, migrateDatabase, parseCredits, type Core } from "../../core/index.js";
 import { emulatorProviderEnv } from "../../core/config.js";
@@ -33,9 +33,9 @@ beforeAll(async () => {
   const port = await freePort();
   server = { dataDir: path.join(dataDir, "postgres"), port, logFile: path.join(dataDir, "postgres.log"), create: true, log: () => {} };
   postgres = await startPostgresServer(server);
-  const admin = postgres_(postgres.url);
-  await admin`create database svc`;
-  await admin.end();
+  const onServer = connect(postgres.url, { max: 1, onnotice: () => {} });
+  await onServer`create database svc`;
+  await onServer.end();
   const databaseUrl = `postgres://postgres:password@127.0.0.1:${port}/svc`;
   await migrateDatabase(databaseUrl);
 
