@@ -61,7 +61,8 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
-  if (stack) {
+  // A stack a failed test left running (npm, ended by a signal, is not).
+  if (stack && stack.child.exitCode === null && stack.child.signalCode === null) {
     stack.interrupt();
     await stack.exited;
   }
