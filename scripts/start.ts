@@ -5,7 +5,7 @@ import path from "node:path";
 import { admin, createCore, loadConfig, migrateDatabase, workerDrainMs } from "../core/index.js";
 import { providerEnvNames, VENDOR_FAMILIES } from "../core/config.js";
 import { bootstrapDevTenant, DEV_TENANT_CREDITS } from "../cli/bootstrap.js";
-import { EMBEDDED_DIR, EmbeddedDatabaseRefused, embeddedUrl, reachable, startEmbedded, type RunningEmbedded } from "./embedded-postgres.js";
+import { EMBEDDED_DIR, EmbeddedDatabaseRefused, embeddedUrl, reachable, startEmbedded, type RunningServer } from "./embedded-postgres.js";
 import { DATA_DIR, DEV_KEY_FILE, localCallbackSecretKey, localSecret, PROJECT_ROOT, shown } from "./local-env.js";
 import { localSigningKey } from "./local-oauth-key.js";
 import { writeLocalSettings } from "./local-settings.js";
@@ -16,7 +16,7 @@ const log = (line: string) => console.log(`[start] ${line}`);
 
 type Name = "emulator" | "worker" | "rest" | "mcp";
 const children = new Map<Name, ChildProcess>();
-let embedded: RunningEmbedded | null = null;
+let embedded: RunningServer | null = null;
 let stopping = false;
 let shutdownTimeoutMs = 10_000;
 

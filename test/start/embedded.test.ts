@@ -1,4 +1,5 @@
 import { chmodSync, existsSync, rmSync } from "node:fs";
+import { mkdir, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -6,8 +7,9 @@ import { svc } from "../cli/svc-process.js";
 import { freePort, makeCheckout, shellEnv, stackPorts, startStack, type Stack } from "./checkout.js";
 
 // The embedded Postgres of a checkout without DATABASE_URL: created only when asked, found again afterwards, and,
-// as root in a checkout its unprivileged user cannot reach (a home directory of mode 700), refused in one sentence
-// naming the directory and the two ways out, by `npm start` and by `svc` alike.
+// as root, with a database made in the checkout when its user could reach it and behind a directory of mode 700
+// since, refused in one sentence naming the directory and the ways out, by `npm start` (before its build) and by
+// `svc` alike. (A checkout it never could reach works: test/start/root-home.test.ts.)
 const asRoot = process.getuid?.() === 0;
 const made: string[] = [];
 const stacks: Stack[] = [];
@@ -56,24 +58,30 @@ describe("the embedded database", () => {
     expect(output).toContain("database stopped");
   }, 400_000);
 
-  it.runIf(asRoot)("as root, behind a directory of mode 700, is refused in one sentence by npm start and by svc", async () => {
-    const home = checkout(0o700);
+  it.runIf(asRoot)("as root, a database its user can no longer reach is refused in one sentence, by npm start before its build and by svc", async () => {
+    // Made when the checkout could be reached, then its parent closed (mode 700): moving a database is not ours.
+    const home = checkout(0o755);
     const dir = makeCheckout(home);
+    await mkdir(path.join(dir, ".data", "postgres"), { recursive: true });
+    await writeFile(path.join(dir, ".data", "postgres", "PG_VERSION"), "18\n");
+    chmodSync(home, 0o700);
     const env = shellEnv({ EMBEDDED_PG_PORT: String(await freePort()) });
     const sentence = new RegExp(
-      `cannot enter ${home.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} \\(mode 700\\): set DATABASE_URL to a Postgres server of your own, or put this checkout in a directory every user can enter`,
+      `cannot enter ${home.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} \\(mode 700\\) to reach the database in .*, made when it could: let every user enter ${home.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} \\(chmod o\\+x\\), or set DATABASE_URL to a Postgres server of your own`,
     );
 
-    const stack = startStack(dir, env);
+    const cli = await svc(["tenant", "list"], { env, checkout: dir, cwd: tmpdir() });
+    expect(cli.code).toBe(1);
+    expect(cli.stderr).toMatch(sentence);
+
+    // Without a build stamp the build would run (half a minute and more): the refusal comes first.
+    rmSync(path.join(dir, "dist", ".build-stamp"));
+    const stack = startStack(dir, env, ["npm", "start"]);
     stacks.push(stack);
     const exit = await stack.exited;
     expect(exit.code, stack.output()).toBe(1);
     expect(stack.output()).toMatch(sentence);
     expect(stack.output()).not.toMatch(/EACCES|\n\s+at /);
-
-    const cli = await svc(["tenant", "list", "--create-database"], { env, checkout: dir, cwd: tmpdir() });
-    expect(cli.code).toBe(1);
-    expect(cli.stderr).toMatch(sentence);
-    expect(existsSync(path.join(dir, ".data", "postgres"))).toBe(false);
+    expect(existsSync(path.join(dir, "dist", ".build-stamp"))).toBe(false);
   }, 300_000);
 });
