@@ -348,7 +348,8 @@ describe("refusals", () => {
     const minted = await m.token({ audience: `${m.h.baseUrl}/v1` });
     const response = await postMcp(minted);
     expect(response.status).toBe(401);
-    expect(((await response.json()) as Any).error.details.reason).toBe("audience");
+    // The refusal is a JSON-RPC error carrying REST's error in data.error (mcp-server/http-auth.ts).
+    expect(((await response.json()) as Any).error.data.error.details.reason).toBe("audience");
   });
 
   it("a revoked key's tokens stop at once: 401 with the challenge, and no refresh", async () => {
@@ -361,7 +362,7 @@ describe("refusals", () => {
     const challenge = response.headers.get("www-authenticate") ?? "";
     expect(challenge).toContain(`resource_metadata="${issuer()}/.well-known/oauth-protected-resource/mcp"`);
     expect(challenge).toContain('error="invalid_token"');
-    expect(((await response.json()) as Any).error).toMatchObject({ code: "unauthorized", details: { reason: "revoked" } });
+    expect(((await response.json()) as Any).error.data.error).toMatchObject({ code: "unauthorized", details: { reason: "revoked" } });
     const refreshed = await token({ grant_type: "refresh_token", refresh_token: tokens.refresh_token, client_id: clientId });
     expect(refreshed).toMatchObject({ status: 400, body: { error: "invalid_grant" } });
   });
@@ -372,7 +373,7 @@ describe("refusals", () => {
     await admin.setTenantStatus(m.h.core.db, tenant.tenantId, "disabled");
     const response = await postMcp(tokens.access_token);
     expect(response.status).toBe(403);
-    expect(((await response.json()) as Any).error.code).toBe("tenant_disabled");
+    expect(((await response.json()) as Any).error.data.error.code).toBe("tenant_disabled");
     expect(await token({ grant_type: "refresh_token", refresh_token: tokens.refresh_token, client_id: clientId })).toMatchObject({
       status: 400,
       body: { error: "invalid_grant" },
