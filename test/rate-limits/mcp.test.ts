@@ -37,8 +37,10 @@ describe("rate limits on MCP", () => {
 
     const refused = await postMcp(`Bearer ${t.apiKey}`);
     expect(refused.status).toBe(429);
-    const body = (await refused.json()) as { error: { code: string; retryable: boolean; details: { scope: string } } };
-    expect(body.error).toMatchObject({ code: "rate_limited", retryable: true, details: { scope: "api_key" } });
+    // A JSON-RPC error, REST's error in its data (mcp-server/http-auth.ts).
+    const body = (await refused.json()) as { error: { code: number; data: { error: Record<string, unknown> } } };
+    expect(body.error.code).toBe(-32000);
+    expect(body.error.data.error).toMatchObject({ code: "rate_limited", retryable: true, details: { scope: "api_key" } });
     expect(Number(refused.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
     expect(refused.headers.get("x-ratelimit-remaining")).toBe("0");
     expect(refused.headers.get("www-authenticate")).toBeNull();
@@ -53,6 +55,6 @@ describe("rate limits on MCP", () => {
     expect([viaToken.status, viaKey.status]).toEqual([200, 200]);
     const refused = await postMcp(`Bearer ${token}`);
     expect(refused.status).toBe(429);
-    expect(((await refused.json()) as { error: { details: { scope: string } } }).error.details.scope).toBe("tenant");
+    expect(((await refused.json()) as { error: { data: { error: { details: { scope: string } } } } }).error.data.error.details.scope).toBe("tenant");
   });
 });
