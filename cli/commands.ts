@@ -177,6 +177,29 @@ export const COMMANDS: CommandSpec[] = [
     details: "Overrides MODEL_RETIREMENTS for that model. Tasks already admitted run or fail as the vendor answers.",
   },
   {
+    noun: "running-limit",
+    verb: "show",
+    positionals: [],
+    options: json,
+    summary: "the running limits and weights set, with what each subject runs, holds and has waiting now",
+  },
+  {
+    noun: "running-limit",
+    verb: "set",
+    positionals: [],
+    options: {
+      tenant: { value: "TENANT_ID", help: "limit or weigh one tenant" },
+      key: { value: "KEY_ID", help: "limit one API key" },
+      family: { value: "FAMILY", help: "limit one vendor family (vendorA … vendorG), e.g. to its account's concurrency" },
+      max: { value: "N", help: "at most N of its tasks running at once (at the vendor included); none removes it" },
+      weight: { value: "W", help: "a tenant's share of the workers against others' (1 to 100, default 1); none removes it" },
+      ...json,
+    },
+    summary: "cap the tasks running at once for a tenant, an API key or a vendor family, or weigh a tenant's share",
+    details:
+      "Tasks past a limit wait queued and start as room frees; none fails for it. Every worker reads the limits at each start, so a change holds at once, without a restart.",
+  },
+  {
     noun: "vendors",
     verb: "check",
     positionals: [{ name: "FAMILY", optional: true }],

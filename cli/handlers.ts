@@ -1,11 +1,12 @@
 import { writeFile } from "node:fs/promises";
-import { admin, creditBalanceView, setTenantRetention, isArea, parseCredits, readTenantRateLimits, type Area, type Core } from "../core/index.js";
+import { admin, creditBalanceView, setTenantRetention, isArea, listRunningLimits, parseCredits, readTenantRateLimits, type Area, type Core } from "../core/index.js";
 import { runLimitsCommand } from "./limits-command.js";
 import { runMcpCommand } from "./mcp-command.js";
 import { describeStanding, runModelList, runRetireCommand } from "./model-command.js";
 import { describeSpendLimit, parseSpendLimit, runSpendLimitCommand } from "./spend-limit-command.js";
 import { OAUTH_HANDLERS } from "./oauth-command.js";
 import { runTokenCommand } from "./token-command.js";
+import { describeRunningLimit, runRunningLimitSet } from "./running-limit-command.js";
 
 // What each command does, once its arguments are parsed and its database is open.
 export interface CommandContext {
@@ -251,6 +252,18 @@ export const HANDLERS: Record<string, Handler> = {
       clear: ctx.options.clear === true,
     });
     ctx.print(view, describeStanding(view));
+    return 0;
+  },
+
+  async "running-limit show"(ctx) {
+    const limits = await listRunningLimits(ctx.core.db);
+    ctx.print(limits, limits.length === 0 ? "no running limits or weights set: tenants share the workers evenly" : limits.map(describeRunningLimit).join("\n"));
+    return 0;
+  },
+
+  async "running-limit set"(ctx) {
+    const limit = await runRunningLimitSet(ctx.core, ctx.options);
+    ctx.print(limit, describeRunningLimit(limit));
     return 0;
   },
 

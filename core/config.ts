@@ -111,7 +111,12 @@ const envSchema = z.object({
   ARTIFACT_RETENTION_DAYS: z.coerce.number().int().positive().default(30),
   ARTIFACT_SWEEP_BATCH_SIZE: z.coerce.number().int().positive().max(10_000).default(500),
   WORKER_CONCURRENCY: z.coerce.number().int().positive().default(16),
-  TENANT_WORKER_SLOTS: z.coerce.number().int().positive().optional(),
+  // Gone with the fair share of the workers (core/tasks/tenant-slots.ts): refused, so a deployment that set it
+  // learns what replaced it instead of silently losing its cap.
+  TENANT_WORKER_SLOTS: z.never({
+    error: "is no longer read: a tenant alone now uses every worker and tenants share them evenly; cap a tenant's running tasks with `svc running-limit set --tenant ID N`",
+  }).optional(),
+  TENANT_DELIVERY_SLOTS: z.coerce.number().int().positive().optional(),
   PROVIDER_RETRY_BASE_MS: z.coerce.number().int().positive().default(1000),
   WORKER_POLL_INTERVAL_MS: z.coerce.number().int().positive().default(1000),
   CALLBACK_SECRET_ENCRYPTION_KEY: aes256Key,
@@ -204,9 +209,8 @@ export interface Config {
   artifactRetentionDays: number;
   artifactSweepBatchSize: number;
   workerConcurrency: number;
-  // How many worker slots one tenant's jobs hold at once, across every worker process: its executions (media
-  // resolution and vendor submission) and its callback deliveries (core/tasks/tenant-slots.ts).
-  tenantWorkerSlots: number;
+  // How many callback deliveries of one tenant run at once, across every worker process (core/tasks/tenant-slots.ts).
+  tenantDeliverySlots: number;
   providerRetryBaseMs: number;
   // How often the worker looks for jobs scheduled in the future (callback retries, polls); new jobs wake it at once.
   workerPollIntervalMs: number;
@@ -346,8 +350,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     artifactRetentionDays: values.ARTIFACT_RETENTION_DAYS,
     artifactSweepBatchSize: values.ARTIFACT_SWEEP_BATCH_SIZE,
     workerConcurrency: values.WORKER_CONCURRENCY,
-    // Half of one worker's slots unless configured, so a second tenant always finds the other half free.
-    tenantWorkerSlots: values.TENANT_WORKER_SLOTS ?? Math.ceil(values.WORKER_CONCURRENCY / 2),
+    // A quarter of one worker unless configured: a tenant's slow receiver holds no more of the workers than that.
+    tenantDeliverySlots: values.TENANT_DELIVERY_SLOTS ?? Math.ceil(values.WORKER_CONCURRENCY / 4),
     providerRetryBaseMs: values.PROVIDER_RETRY_BASE_MS,
     workerPollIntervalMs: values.WORKER_POLL_INTERVAL_MS,
     callbackSecretKey: values.CALLBACK_SECRET_ENCRYPTION_KEY,

@@ -80,7 +80,7 @@ export function createCore(config: Config, overrides: CoreOverrides = {}): Core 
   // The parts other areas play in every task's ending (core/tasks/finish-batch.ts).
   const finishParticipants = [callbackDeliveryParticipant(ids)];
   const finishes = new GroupCommit<TaskEnding, TaskRow | null>((group) => finishBatch(database.transitions, group, finishParticipants));
-  const starts = new TaskStarts(database.transitions, () => providers.withAdapters(), clock, config.tenantWorkerSlots);
+  const starts = new TaskStarts(database.transitions, () => providers.withAdapters(), clock);
   const principals = new PrincipalCache(database.direct);
   const retirements = new RetirementCache(database.db, database.direct, config.modelRetirements);
   const taskChanges = new TaskChangeHub(config.databaseUrl, config.databaseQueryTimeoutMs);

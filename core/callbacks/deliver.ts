@@ -16,13 +16,13 @@ import { callbackStateOf, IN_FLIGHT, type CallbackState } from "./state.js";
 export interface DeliveryRuntime extends AttemptRuntime, TaskEventRecorder {
   db: Db;
   reads: ReadSql;
-  config: Pick<Config, "publicBaseUrl" | "outboundAllowLoopbackHttp" | "callbackTimeoutMs" | "callbackRetryMinuteMs" | "callbackSecretKey" | "tenantWorkerSlots">;
+  config: Pick<Config, "publicBaseUrl" | "outboundAllowLoopbackHttp" | "callbackTimeoutMs" | "callbackRetryMinuteMs" | "callbackSecretKey" | "tenantDeliverySlots">;
 }
 
 // One run of the deliver_callback job: one attempt, its outcome recorded on the task, and on failure the next
 // attempt enqueued at its time in the same transaction. A job that finds its attempt already recorded (a duplicate,
-// or one overtaken by a redelivery) does nothing. The attempt holds a worker slot of the task's tenant
-// (core/tasks/tenant-slots.ts): with every slot taken it is put off a few seconds, so a receiver that takes its
+// or one overtaken by a redelivery) does nothing. The attempt holds one of the delivery slots of the task's tenant
+// (core/tasks/tenant-slots.ts): with every one taken it is put off a few seconds, so a receiver that takes its
 // whole time on every delivery delays its own tenant's callbacks only.
 export async function deliverCallback(core: DeliveryRuntime, payload: unknown, signal: AbortSignal): Promise<void> {
   const job = parseDeliveryJob(payload);
@@ -31,7 +31,7 @@ export async function deliverCallback(core: DeliveryRuntime, payload: unknown, s
   if (!task || !task.callbackUrl || !isTerminal(task.status) || !state) return;
   if (state.attempt_count !== job.attempt - 1 || !IN_FLIGHT.includes(state.status)) return;
   const deferrals = job.deferrals ?? 0;
-  if (!(await takeDeliverySlot(core.db, task.id, core.config.tenantWorkerSlots, core.clock()))) {
+  if (!(await takeDeliverySlot(core.db, task.id, core.config.tenantDeliverySlots, core.clock()))) {
     const later = new Date(core.clock().getTime() + deferralDelayMs(deferrals));
     await enqueueDeliveryAttempt(core.db, { ...job, deferrals: deferrals + 1 }, later, DEFERRED_PRIORITY);
     core.metrics.slotDeferrals.inc({ job: "deliver_callback" });

@@ -2,9 +2,10 @@ import { sql } from "drizzle-orm";
 import { Gauge, type Registry } from "prom-client";
 import type { Db } from "../db/client.js";
 import { readWorkerPresence } from "../ops/worker-heartbeat.js";
+import { listRunningLimits, type RunningLimitView } from "../tasks/running-limits.js";
 
 // Gauges read from Postgres when Prometheus scrapes, so they are the same on every process that serves them
-// (aggregate with max(), not sum()). One snapshot feeds all of them; a scrape costs four small queries.
+// (aggregate with max(), not sum()). One snapshot feeds all of them; a scrape costs five small queries.
 const JOB_NAMES = ["execute_task", "poll_task", "deliver_callback", "sweep"];
 
 type JobCounts = {
@@ -21,10 +22,11 @@ interface Snapshot {
   creditsHeldMicro: bigint;
   openTasks: { capability: string; status: string; n: number }[];
   workersAlive: number;
+  limits: RunningLimitView[];
 }
 
 async function readSnapshot(db: Db, heartbeatIntervalMs: number): Promise<Snapshot> {
-  const [jobs, credits, openTasks, presence] = await Promise.all([
+  const [jobs, credits, openTasks, presence, limits] = await Promise.all([
     db.execute<JobCounts>(sql`
       select task_identifier as job,
         count(*) filter (where locked_at is null and attempts < max_attempts and run_at <= now())::int as waiting,
@@ -38,8 +40,9 @@ async function readSnapshot(db: Db, heartbeatIntervalMs: number): Promise<Snapsh
     db.execute<{ capability: string; status: string; n: number }>(sql`
       select capability, status, count(*)::int as n from tasks where status in ('queued', 'running') group by capability, status`),
     readWorkerPresence(db, heartbeatIntervalMs),
+    listRunningLimits(db),
   ]);
-  return { jobs: [...jobs], creditsHeldMicro: BigInt(credits[0]?.held ?? "0"), openTasks: [...openTasks], workersAlive: presence.alive.length };
+  return { jobs: [...jobs], creditsHeldMicro: BigInt(credits[0]?.held ?? "0"), openTasks: [...openTasks], workersAlive: presence.alive.length, limits };
 }
 
 export function registerDatabaseGauges(registry: Registry, db: Db, heartbeatIntervalMs: number): void {
@@ -123,4 +126,22 @@ export function registerDatabaseGauges(registry: Registry, db: Db, heartbeatInte
       if (read) this.set(read.workersAlive);
     },
   });
+  const perLimit = (name: string, help: string, value: (limit: RunningLimitView) => number | null) =>
+    new Gauge({
+      name,
+      help,
+      labelNames: ["scope", "subject"] as const,
+      registers,
+      async collect() {
+        this.reset();
+        for (const limit of (await snapshot())?.limits ?? []) {
+          const measured = value(limit);
+          if (measured !== null) this.set({ scope: limit.scope, subject: limit.subject }, measured);
+        }
+      },
+    });
+  perLimit("svc_running_limit", "An operator's running limit (svc running-limit set), by scope (tenant, key, family) and subject", (l) => l.max_running);
+  perLimit("svc_running_limit_running", "Tasks running now under each running limit or weight, by scope and subject", (l) => l.running);
+  perLimit("svc_running_limit_queued", "Tasks waiting under each running limit or weight, by scope and subject", (l) => l.queued);
+  perLimit("svc_tenant_weight", "A tenant's weight in the fair share of the workers, where an operator set one", (l) => l.weight);
 }

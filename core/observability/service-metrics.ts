@@ -60,7 +60,7 @@ export function createServiceMetrics(): ServiceMetrics {
     }),
     slotDeferrals: new Counter({
       name: "svc_tenant_slot_deferrals_total",
-      help: "Jobs that found every worker slot of their tenant taken and were enqueued again for later, by job name",
+      help: "Jobs put off and enqueued again for later, by job name: a callback delivery that found every delivery slot of its tenant taken, an execution whose waiting tasks were all held back by a running limit",
       labelNames: ["job"] as const,
       registers: [registry],
     }),

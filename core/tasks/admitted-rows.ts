@@ -19,6 +19,8 @@ export interface AdmittedTaskFields {
   idempotencyKey: string;
   surface: "rest" | "mcp";
   requestId: string;
+  // The API key the request came with, if any (a limit on one key's running tasks counts it).
+  apiKeyId: string | null;
   now: Date;
 }
 
@@ -72,6 +74,7 @@ export function admittedTaskRow(fields: AdmittedTaskFields): TaskRow {
     attempts: 0,
     tenantSlot: null,
     tenantSlotUntil: null,
+    apiKeyId: fields.apiKeyId,
     executionToken: null,
     createdAt: now,
     startedAt: null,

@@ -138,6 +138,7 @@ export async function createTask(core: CreateRuntime, capabilityId: string, raw:
     idempotencyKey: key,
     surface: ctx.surface,
     requestId: ctx.requestId,
+    apiKeyId: ctx.apiKeyId ?? null,
     now: claim.now,
   });
   const result = await core.admissions.submit({ claim, row, hold: prepared.quote.totalMicro, apiKeyId: ctx.apiKeyId });

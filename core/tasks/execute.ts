@@ -24,20 +24,23 @@ export interface ExecuteRuntime extends OutcomeRuntime, FailureRuntime, Resolved
   config: Pick<Config, "providers" | "outboundAllowLoopbackHttp" | "providerRetryBaseMs" | "mediaFetchTimeoutMs" | "mediaFetchPace" | "mediaInputMaxBytes">;
 }
 
-// One run of the execute_task job `jobId`: take a slot of the task's tenant and submit to the vendor, or, with
-// every slot taken, leave the task to the job the start enqueued for later. Safe to run again after a crash: only
-// the job the task names may start it, a terminal task is left alone, and each finish is guarded so that a task
-// ends exactly once. The work's ending (a poll scheduled, a retry, a finish) gives the slot back in its statement.
+// One run of the execute_task job `jobId`: start the fairest waiting task (core/db/statements/start-tasks.ts), or
+// the one this job holds already, resolve its media and submit it to the vendor; with every waiting task held back
+// by a running limit, the start parks the job for later. Safe to run again after a crash: the task names the job
+// that started it, and only that job may start it again; a terminal task is left alone, and each finish is guarded
+// so that a task ends exactly once. The work's ending (a poll scheduled, a retry, a finish) gives the worker back
+// in its statement.
 export async function executeTask(core: ExecuteRuntime, job: StartRequest, signal: AbortSignal): Promise<void> {
-  const { taskId } = job;
   const started = await core.starts.start(job);
-  if (started?.kind === "deferred") {
+  if (started?.kind === "parked") {
     core.metrics.slotDeferrals.inc({ job: "execute_task" });
     return;
   }
-  // Judged after the start, whose group took its time then: a deadline the start found passed is passed here too.
-  let running = started?.row ?? (await refuseToStart(core, taskId, core.clock()));
+  // Nothing started: the task this job was enqueued for may be one no start will take (its deadline passed, or no
+  // adapter here runs its family), judged after the start, whose group took its time then.
+  let running = started?.row ?? (await refuseToStart(core, job.taskId, core.clock()));
   if (!running) return;
+  const taskId = running.id;
   try {
     // The task as it runs on: `auto` may choose its model again once its inputs are downloaded, and the adapter is
     // the new model's family's.

@@ -4,13 +4,13 @@ import { startTasks, type StartedRow, type StartRequest } from "../db/statements
 import type { Clock } from "../clock.js";
 import type { VendorFamily } from "../vendor-families.js";
 import type { TaskRow } from "./task-rows.js";
-import { retryingSlotRaces } from "./tenant-slots.js";
 
-// What a start answers: the task as started, the task deferred (every slot of its tenant is taken; the job
-// enqueued to try again at its time has been handed the task), or null when the task cannot start at all.
-export type StartOutcome = { kind: "started"; row: TaskRow } | { kind: "deferred" } | null;
+// What a start answers an execute job: the task it started (the fairest waiting one, or the one the job holds
+// already), parked (tasks wait behind an operator's running limit; a job enqueued for later asks again), or null
+// when nothing waits that this process can run.
+export type StartOutcome = { kind: "started"; row: TaskRow } | { kind: "parked" } | null;
 
-// The tasks whose execute jobs start in one turn of the event loop start in one statement (core/db/
+// The execute jobs that ask in one turn of the event loop are answered by one start statement (core/db/
 // batched-lookup.ts, core/db/statements/start-tasks.ts): the worker's jobs arrive in batches (its local queue) and
 // free up together (endings commit in groups), so most starts share one round trip and one commit.
 export class TaskStarts {
@@ -18,30 +18,25 @@ export class TaskStarts {
   private readonly asked = new Map<string, StartRequest>();
 
   // `db` runs the statement (prepared, core/db/client.ts `transitions`); `families` are those this process has
-  // adapters for; `slots` is each tenant's number of slots; the clock gives the group its start time.
+  // adapters for; the clock gives the group its start time.
   constructor(
     db: TransitionsDb,
     private readonly families: () => readonly VendorFamily[],
     clock: Clock,
-    slots: number,
   ) {
-    this.starts = new BatchedLookup(async (keys) => {
-      const requests = keys.map((key) => this.asked.get(key) as StartRequest);
-      for (const key of keys) this.asked.delete(key);
-      const now = clock();
-      const rows = await retryingSlotRaces(() => startTasks(db, requests, families(), slots, now));
-      return new Map(rows.map((row) => [keyOf(row.taskId, row.askedBy), row]));
+    this.starts = new BatchedLookup(async (jobIds) => {
+      const requests = jobIds.map((jobId) => this.asked.get(jobId) as StartRequest);
+      for (const jobId of jobIds) this.asked.delete(jobId);
+      const rows = await startTasks(db, requests, families(), clock());
+      return new Map(rows.map((row) => [row.askedBy, row]));
     });
   }
 
   async start(request: StartRequest): Promise<StartOutcome> {
     if (this.families().length === 0) return null;
-    const key = keyOf(request.taskId, request.jobId);
-    this.asked.set(key, request);
-    const started = await this.starts.get(key);
-    if (!started) return null;
-    return started.deferred ? { kind: "deferred" } : { kind: "started", row: started.row };
+    this.asked.set(request.jobId, request);
+    const started = await this.starts.get(request.jobId);
+    if (!started || started.kind === "none") return null;
+    return started.kind === "parked" ? { kind: "parked" } : { kind: "started", row: started.row };
   }
 }
-
-const keyOf = (taskId: string, jobId: string) => `${taskId} ${jobId}`;

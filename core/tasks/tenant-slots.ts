@@ -1,15 +1,18 @@
 import { sql } from "drizzle-orm";
 import type { Executor } from "../db/client.js";
 
-// A tenant's share of the workers. Every job that holds a worker slot for long on a tenant's behalf — a task's
-// execution (media resolution, then the vendor submission) and each callback delivery — first takes one of the
-// tenant's slots, numbered 1 to `config.tenantWorkerSlots`, recorded on the task row (`tenant_slot`), whose
-// unique index lets a slot have one holder however many workers start the tenant's work at once. A job that finds
-// every slot of its tenant taken does not wait in its worker slot: it enqueues itself again a little later
-// (deferralDelayMs) and ends, so one tenant's backlog holds at most its own slots and another tenant's new work
-// finds the rest free. Polls hold a slot for one HTTP call and take none. Deliveries use the lower half of the
-// slots only, and executions take the highest free slot first: a tenant whose receiver is slow keeps at least half
-// of its slots for its executions. docs/decisions.md says why this and not graphile-worker's named queues.
+// The workers a tenant holds. A job that holds a worker for long on a tenant's behalf marks the task it works on
+// (`tenant_slot_until`, a lease): a task's execution (media resolution, then the vendor submission), from its start
+// (core/db/statements/start-tasks.ts) until it hands the task to its polls, retries later or ends it; and each
+// callback delivery. The start statement counts them per tenant: a free worker takes the waiting task of the
+// tenant holding the fewest, so a tenant alone uses every worker and several share them evenly, with no job
+// waiting on a timer while a worker is free. Polls hold a worker for one HTTP call and mark nothing.
+//
+// Callback deliveries are capped besides: a tenant's deliveries take numbered slots (`tenant_slot`), at most
+// `config.tenantDeliverySlots` at once across all workers, whose unique index lets a slot have one holder however
+// many workers deliver at once. A delivery that finds them all taken enqueues itself again a little later
+// (deferralDelayMs) and ends, so a receiver that answers slowly holds only that many workers of its tenant's.
+// docs/decisions.md says why this and not graphile-worker's named queues.
 
 // How long a slot stays taken when its job never gives it back (its worker died and the job was never run again,
 // or the job failed for good): the sweep (core/tasks/sweep.ts) frees it then. Longer than any execution or delivery
@@ -19,10 +22,9 @@ export const SLOT_LEASE_MS = 15 * 60 * 1000;
 // The changes that give a task's slot back, made by the same statement that ends the job's work on it.
 export const SLOT_RELEASED = { tenantSlot: null, tenantSlotUntil: null } as const;
 
-// A deferred job looks again after 1 s, then 2, 4 and 8 s at most (±20 %, so a tenant's deferred jobs do not
-// come back together): a tenant's waiting work costs the workers one row of a start statement per task every few
-// seconds, while its slots refill within a second of freeing. It comes back at a lower priority than new jobs, so
-// another tenant's new work never queues behind a flooding tenant's waiting work looking again.
+// A deferred delivery looks again after 1 s, then 2, 4 and 8 s at most (±20 %, so a tenant's deferred deliveries
+// do not come back together), while its slots refill within a second of freeing. It comes back at a lower priority
+// than new jobs, so other work never queues behind a slow receiver's deliveries looking again.
 export const DEFERRED_PRIORITY = 1;
 const FIRST_DEFERRAL_MS = 1000;
 const LONGEST_DEFERRAL_MS = 8000;
@@ -32,8 +34,21 @@ export function deferralDelayMs(deferrals: number, random: () => number = Math.r
   return Math.round(base * (0.8 + 0.4 * random()));
 }
 
-// Two statements that gave the same free slot of a tenant to two tasks at once: the unique index fails the second
-// (or the two deadlock on rows they both touch); run again, it sees the first one's slots taken.
+// A parked execute job (every waiting task is held back by an operator's running limit) asks again after 250 ms,
+// then 500 ms, then every second (±20 %): a limit's room is taken within about a second of a running task ending,
+// and a thousand tasks behind one limit cost the workers a start statement row each a second. Behind new jobs,
+// which take the turns of work that may start now.
+export const PARKED_PRIORITY = 1;
+const FIRST_PARKING_MS = 250;
+const LONGEST_PARKING_MS = 1000;
+
+export function parkedDelayMs(parkings: number, random: () => number = Math.random): number {
+  const base = Math.min(LONGEST_PARKING_MS, FIRST_PARKING_MS * 2 ** Math.min(parkings, 16));
+  return Math.round(base * (0.8 + 0.4 * random()));
+}
+
+// Two statements that gave the same free delivery slot of a tenant to two tasks at once: the unique index fails the
+// second (or two statements deadlock on rows they both touch); run again, it sees the first one's slots taken.
 const SLOT_RACES = new Set(["23505", "40P01"]);
 const MAX_SLOT_RACES = 5;
 
@@ -56,12 +71,10 @@ function isSlotRace(error: unknown): boolean {
   return false;
 }
 
-// The slot of a terminal task's tenant for one callback delivery, among the lower half of its `slots`: true when
-// the task holds one (taken now, or still held by this delivery's job from before its worker died), false when
-// every one of those is taken.
-export async function takeDeliverySlot(db: Executor, taskId: string, slots: number, now: Date): Promise<boolean> {
+// One of the `deliverySlots` slots of a terminal task's tenant for one callback delivery: true when the task holds
+// one (taken now, or still held by this delivery's job from before its worker died), false when every one is taken.
+export async function takeDeliverySlot(db: Executor, taskId: string, deliverySlots: number, now: Date): Promise<boolean> {
   const until = new Date(now.getTime() + SLOT_LEASE_MS).toISOString();
-  const deliverySlots = Math.ceil(slots / 2);
   return retryingSlotRaces(async () => {
     const rows = await db.execute<{ id: string }>(sql`
       with task as (
@@ -79,8 +92,8 @@ export async function takeDeliverySlot(db: Executor, taskId: string, slots: numb
   });
 }
 
-// Gives a task's slot back outside of the statements that end its work (a job failing unexpectedly, a delivery
-// that records nothing).
+// Gives the worker a task holds back outside of the statements that end its work (a job failing unexpectedly, a
+// delivery that records nothing).
 export async function releaseSlot(db: Executor, taskId: string): Promise<void> {
-  await db.execute(sql`update tasks set tenant_slot = null, tenant_slot_until = null where id = ${taskId} and tenant_slot is not null`);
+  await db.execute(sql`update tasks set tenant_slot = null, tenant_slot_until = null where id = ${taskId} and tenant_slot_until is not null`);
 }

@@ -6,9 +6,9 @@ import { startReceiver, type Receiver } from "./receiver.js";
 import { admitEnhancement } from "../support/enhancement.js";
 
 // Issue 31: a receiver that takes its whole time on every delivery delays only its own tenant's callbacks. Each
-// delivery holds a worker slot of its tenant (core/tasks/tenant-slots.ts): a tenant has half of the 4 here, and
-// its deliveries the lower half of those, one; the tenant's other deliveries wait without a slot, its executions
-// keep the other one, and another tenant's callback goes out beside them.
+// delivery holds a delivery slot of its tenant (core/tasks/tenant-slots.ts): by default a quarter of the worker's
+// 4 here, one; the tenant's other deliveries wait without a slot, and another tenant's callback goes out beside
+// them.
 
 let h: Harness;
 let fast: Receiver;
@@ -33,11 +33,10 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => slow.listen(0, "127.0.0.1", resolve));
   slowUrl = `http://127.0.0.1:${(slow.address() as AddressInfo).port}/hooks`;
   fast = await startReceiver();
-  // The default share of a worker of 4 (the harness gives its tests' one tenant the whole worker), and a delivery
-  // given 30 s instead of 10, so that the other tenant's callback has time to spare on a busy machine.
+  // A delivery given 30 s instead of 10, so that the other tenant's callback has time to spare on a busy machine.
   h = await startHarness({
     worker: true,
-    env: { OUTBOUND_ALLOW_LOOPBACK_HTTP: "true", TENANT_WORKER_SLOTS: "2", CALLBACK_TIMEOUT_MS: "30000" },
+    env: { OUTBOUND_ALLOW_LOOPBACK_HTTP: "true", CALLBACK_TIMEOUT_MS: "30000" },
   });
 });
 afterAll(async () => {

@@ -19,9 +19,9 @@ function wrongExecutors(database: Database): void {
   const starting = { taskId: "task", jobId: "job", deferrals: 0 };
 
   // Task starts run on the prepared, pipelining transitions client, and only there.
-  void startTasks(transitions, [starting], [], 1, new Date());
+  void startTasks(transitions, [starting], [], new Date());
   // @ts-expect-error the shared pool is not the transitions client
-  void startTasks(db, [starting], [], 1, new Date());
+  void startTasks(db, [starting], [], new Date());
   // Endings' group transactions likewise.
   void finishBatch(transitions, [], []);
   // @ts-expect-error the shared pool is not the transitions client

@@ -34,19 +34,24 @@ const queuedTask = () => admitEnhancement(h);
 const families = () => h.core.providers.withAdapters();
 
 describe("start-tasks", () => {
-  it("starts the tasks with a free slot, defers the rest to a job of their own, and leaves out what cannot start", async () => {
+  it("starts the oldest waiting tasks for the jobs that ask, whichever task each was enqueued for, and leaves the rest", async () => {
     const [older, newer] = [await queuedTask(), await queuedTask()];
-    const requests = [older, newer, "task_missing"].map((taskId, i) => ({ taskId, jobId: `start-job-${i}`, deferrals: 0 }));
-    const rows = await startTasks(transitions, requests, families(), 1, new Date());
-    expect(rows.map(({ taskId, askedBy, deferred }) => ({ taskId, askedBy, deferred })).sort((a, b) => a.askedBy.localeCompare(b.askedBy))).toEqual([
-      { taskId: older, askedBy: "start-job-0", deferred: false },
-      { taskId: newer, askedBy: "start-job-1", deferred: true },
+    // Asked by three jobs, the first enqueued for the newer task: the two waiting tasks start, oldest first.
+    const requests = [newer, older, "task_missing"].map((taskId, i) => ({ taskId, jobId: `start-job-${i}`, deferrals: 0 }));
+    const rows = await startTasks(transitions, requests, families(), new Date());
+    expect(rows.map((row) => ({ askedBy: row.askedBy, kind: row.kind, id: row.kind === "started" ? row.row.id : null }))).toEqual([
+      { askedBy: "start-job-0", kind: "started", id: older },
+      { askedBy: "start-job-1", kind: "started", id: newer },
+      { askedBy: "start-job-2", kind: "none", id: null },
     ]);
-    const started = rows.find((row) => row.taskId === older);
-    expect(started?.deferred === false && started.row).toMatchObject({ id: older, status: "running", attempts: 1, tenantSlot: 1 });
-    expect((await h.request("GET", `/v1/tasks/${newer}`)).body.status).toBe("queued");
-    // A family this process has no adapter for starts nothing.
-    expect(await startTasks(transitions, [{ taskId: older, jobId: "start-job-0", deferrals: 0 }], [], 1, new Date())).toEqual([]);
+    const started = rows[0];
+    expect(started?.kind === "started" && started.row).toMatchObject({ id: older, status: "running", attempts: 1, executionToken: "start-job-0", tenantSlot: null });
+    expect(started?.kind === "started" && started.row.tenantSlotUntil).toBeInstanceOf(Date);
+    // The job a task names starts it again (its worker died); a family this process has no adapter for starts nothing.
+    expect(await startTasks(transitions, [{ taskId: older, jobId: "start-job-0", deferrals: 0 }], families(), new Date())).toMatchObject([
+      { kind: "started", row: { id: older, attempts: 1 } },
+    ]);
+    expect(await startTasks(transitions, [{ taskId: older, jobId: "start-job-0", deferrals: 0 }], [], new Date())).toEqual([{ askedBy: "start-job-0", kind: "none" }]);
   });
 });
 

@@ -73,9 +73,6 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     MEDIA_FETCH_TIMEOUT_MS: "2000",
     PORT: String(await freePort()),
     WORKER_CONCURRENCY: "4",
-    // Nearly every test file is one tenant's, which a share of the worker would only slow down; the files about
-    // sharing the worker between tenants set the default share, 2 (test/faults/noisy-tenant.test.ts).
-    TENANT_WORKER_SLOTS: "4",
     // graphile-worker's abort at stop, as before SHUTDOWN_TIMEOUT_MS existed: a hanging job holds a close 5 s at most.
     SHUTDOWN_TIMEOUT_MS: "5000",
     ...options.env,

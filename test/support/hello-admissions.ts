@@ -21,7 +21,7 @@ export async function helloAdmissions(ids: IdGenerator, tenantId: string) {
   const hold = prepared.quote.totalMicro;
   const admission = (key: string, fingerprint = key): Admission => {
     const now = new Date();
-    const row = admittedTaskRow({ id: ids.task(), tenantId, capability, input, prepared, idempotencyKey: key, surface: "rest", requestId: `req_${key}`, now });
+    const row = admittedTaskRow({ id: ids.task(), tenantId, capability, input, prepared, idempotencyKey: key, surface: "rest", requestId: `req_${key}`, apiKeyId: null, now });
     return { claim: { tenantId, key, fingerprint, now }, row, hold };
   };
   return { admission, hold };

@@ -39,7 +39,6 @@ describe("starting tasks", () => {
         clockReads += 1;
         return new Date();
       },
-      4,
     );
     const ids = [first, second, third, cancelled, "task_that_does_not_exist"] as string[];
     const started = await Promise.all(ids.map((id, i) => starting.start({ taskId: id, jobId: `job-${i}`, deferrals: 0 })));

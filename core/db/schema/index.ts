@@ -9,3 +9,4 @@ export * from "./inline-media.js";
 export * from "./oauth.js";
 export * from "./spend-limits.js";
 export * from "./model-retirements.js";
+export * from "./running-limits.js";

@@ -40,11 +40,14 @@ export const tasks = pgTable(
     requestId: text("request_id").notNull(),
     providerRef: text("provider_ref"),
     attempts: integer("attempts").notNull().default(0),
-    // The worker slot of its tenant the task holds while a job works on it (its execution, then each callback
-    // delivery), numbered 1 to the tenant's cap, given back when the job ends or, if it never says so, once
-    // `tenant_slot_until` has passed (core/tasks/tenant-slots.ts).
+    // A worker held on the task's behalf (core/tasks/tenant-slots.ts): `tenant_slot_until` is set while a job
+    // works on it (its execution, then each callback delivery) and is the lease after which the sweep frees it if
+    // the job never says so; `tenant_slot` numbers a callback delivery's slot among the tenant's few, null for an
+    // execution.
     tenantSlot: smallint("tenant_slot"),
     tenantSlotUntil: timestamp("tenant_slot_until", { withTimezone: true }),
+    // The API key that created the task (null for a credential without one), for a limit on one key's running tasks.
+    apiKeyId: text("api_key_id"),
     // The graphile-worker job allowed to run the task's execution: the one that started it (which may run again
     // after its worker died), or the one a deferral or a retry enqueued. Null before the first start (the
     // admission's job) and once the execution has handed the task to its polls.
@@ -69,8 +72,16 @@ export const tasks = pgTable(
     // GET /v1/tasks: a tenant's tasks newest first by created_at, then id (read backwards), one range scan per page.
     index("tasks_tenant_created_idx").on(t.tenantId, t.createdAt, t.id),
     index("tasks_open_deadline_idx").on(t.deadlineAt).where(sql`${t.status} in ('queued', 'running')`),
-    // A slot has one holder at a time, however many workers start the tenant's tasks at once.
+    // A delivery slot has one holder at a time, however many workers deliver the tenant's callbacks at once.
     uniqueIndex("tasks_tenant_slot_idx").on(t.tenantId, t.tenantSlot).where(sql`${t.tenantSlot} is not null`),
+    // The start statement's: the tenants with waiting tasks (a skip scan) and each one's oldest waiting tasks.
+    index("tasks_waiting_idx").on(t.tenantId, t.createdAt, t.id).where(sql`${t.status} = 'queued' and ${t.executionToken} is null`),
+    // The workers each tenant holds now, for its share.
+    index("tasks_worker_held_idx").on(t.tenantId).where(sql`${t.tenantSlotUntil} is not null`),
+    // Running tasks by family and by key, counted for the limits an operator set on them.
+    index("tasks_running_family_idx").on(t.providerFamily).where(sql`${t.status} = 'running'`),
+    index("tasks_running_key_idx").on(t.apiKeyId).where(sql`${t.status} = 'running' and ${t.apiKeyId} is not null`),
+    index("tasks_running_tenant_idx").on(t.tenantId).where(sql`${t.status} = 'running'`),
   ],
 );
 

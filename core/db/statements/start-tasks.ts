@@ -1,94 +1,147 @@
 import { sql } from "drizzle-orm";
 import { DEFAULT_MAX_ATTEMPTS } from "../../jobs/enqueue.js";
-import { startStatus, TASK_TRANSITIONS } from "../../tasks/state.js";
+import { transitionStatus } from "../../tasks/state.js";
 import { taskRowOf, type TaskRow } from "../../tasks/task-rows.js";
-import { DEFERRED_PRIORITY, deferralDelayMs, SLOT_LEASE_MS } from "../../tasks/tenant-slots.js";
+import { PARKED_PRIORITY, parkedDelayMs, SLOT_LEASE_MS } from "../../tasks/tenant-slots.js";
 import type { VendorFamily } from "../../vendor-families.js";
 import type { TransitionsDb } from "../client.js";
 import { boolean, text } from "./row-parsing.js";
 
-// One execute job asking to start its task: the job's graphile-worker id, and how often it was deferred already.
+// One execute job asking for a task to start: the job's graphile-worker id, the task it was enqueued for (the
+// task it names in its payload), and how often it was parked already.
 export interface StartRequest {
   taskId: string;
   jobId: string;
   deferrals: number;
 }
 
-// A task the statement changed, for the job that asked: started (the row as it now is), or deferred.
-export type StartedRow = { askedBy: string; taskId: string } & ({ deferred: false; row: TaskRow } | { deferred: true });
+// What the statement did for one job: started a task (the row as it now is; not always the task the job was
+// enqueued for), parked the job (work waits that an operator's limit holds back: a new job asks again later), or
+// neither (nothing waits that this process can run).
+export type StartedRow = { askedBy: string } & ({ kind: "started"; row: TaskRow } | { kind: "parked" } | { kind: "none" });
 
 const STATEMENT = "start-tasks";
+// Every start statement of every worker takes this lock for its transaction: each sees the starts before it, so
+// the shares and limits it counts are exact and no two statements choose the same task.
+const START_LOCK = 0x73_76_63_73; // "svcs"
 
-// The state machine's `start` (core/tasks/state.ts) for a group of execute jobs, written out for the attempt count,
-// the deadline, the tenant's slots and the job allowed to run the execution: a task still open and within its
-// deadline, of one of `families`, asked by the job it belongs to (the admission's while none has started it,
-// otherwise the one named by `execution_token`), is marked running (counted as an attempt when it was queued; one
-// found running was started by this same job before its worker died) if its tenant has a free slot among `slots`
-// (core/tasks/tenant-slots.ts; the highest first, which deliveries leave to executions), the oldest tasks of a
-// tenant first. A task whose tenant has none is deferred by the same UPDATE: a new execute job is added at a later
-// run_at and a lower priority and made the task's token, so only it can start the task, even if the asking job
-// runs again after a crash (docs/workarounds.md #6: the job row is written into graphile-worker's table). One
-// UPDATE for both and few steps: Postgres plans this statement afresh for every group (its parameters are
-// arrays), and planning costs more than running it. Tasks that cannot start are absent from the answer.
-export async function startTasks(
-  db: TransitionsDb,
-  requests: readonly StartRequest[],
-  families: readonly VendorFamily[],
-  slots: number,
-  now: Date,
-): Promise<StartedRow[]> {
+// The state machine's `start` (core/tasks/state.ts) for a group of execute jobs. A job's graphile-worker id that a
+// task names as its `execution_token` (it started the task before its worker died, or a retry was handed the task)
+// starts that task again. Every other job is a token for "the fairest waiting task": of the tenants with queued
+// tasks this process has adapters for, the one whose turn comes first — (workers it holds now + the task's place
+// in its own queue) / its weight — then the oldest; a tenant's next tasks take the turns after. A task whose
+// tenant, API key or vendor family is at the running limit an operator set (running_limits) waits and others go
+// first. Admission enqueues one job per task, so a token finds a task as long as tasks wait; one that finds none
+// while limits hold tasks back is parked: a new execute job asks again after a short delay, and only then, as
+// no worker may stay idle behind it otherwise. The parked job is written into graphile-worker's table by this
+// statement (docs/workarounds.md #6). Tasks that start are marked running (an attempt counted when they were
+// queued), hold a worker until `SLOT_LEASE_MS` from now unless their job gives it back, and name the job.
+export async function startTasks(db: TransitionsDb, requests: readonly StartRequest[], families: readonly VendorFamily[], now: Date): Promise<StartedRow[]> {
   const at = now.toISOString();
   const until = new Date(now.getTime() + SLOT_LEASE_MS).toISOString();
-  const open = TASK_TRANSITIONS.start.from;
-  const status = startStatus(sql`c.slot is not null`);
-  const ids = sql.param(requests.map((r) => r.taskId));
-  const rows = await db.execute<Record<string, unknown>>(sql`
-    with ranked as (
-      select distinct on (t.id) t.id, t.tenant_id, t.tenant_slot, a.job_id, a.deferrals, a.delay_ms,
-        case when t.tenant_slot is null
-          then row_number() over (partition by t.tenant_id, t.tenant_slot is null order by t.created_at, t.id) end as need
-      from tasks as t
-      join unnest(
-        ${ids}::text[],
+  const start = transitionStatus("start");
+  const rows = await db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(${START_LOCK})`);
+    return tx.execute<Record<string, unknown>>(sql`
+    with recursive asked as (
+      select a.job_id, a.hint, a.deferrals, a.delay_ms, a.ord
+      from unnest(
         ${sql.param(requests.map((r) => r.jobId))}::text[],
+        ${sql.param(requests.map((r) => r.taskId))}::text[],
         ${sql.param(requests.map((r) => r.deferrals + 1))}::int[],
-        ${sql.param(requests.map((r) => deferralDelayMs(r.deferrals)))}::int[]
-      ) as a(task_id, job_id, deferrals, delay_ms) on a.task_id = t.id
-      where t.id = any(${ids}::text[]) and t.status in ${[...open]} and t.deadline_at > ${at}::timestamptz
-        and t.provider_family = any(${sql.param(families)}::text[])
-        and (t.execution_token = a.job_id or (t.execution_token is null and t.status = 'queued'))
-      order by t.id, a.job_id
-    ), claims as (
-      select r.id, r.job_id, r.deferrals, r.delay_ms, coalesce(r.tenant_slot, (
-        select s.slot from generate_series(${slots}::int, 1, -1) as s(slot)
-        where not exists (select 1 from tasks as holder where holder.tenant_id = r.tenant_id and holder.tenant_slot = s.slot)
-        offset r.need - 1 limit 1)) as slot
-      from ranked as r
-    ), deferred_jobs as (
+        ${sql.param(requests.map((r) => parkedDelayMs(r.deferrals)))}::int[]
+      ) with ordinality as a(job_id, hint, deferrals, delay_ms, ord)
+    ), resumed as (
+      select t.id, a.job_id from asked as a join tasks as t on t.execution_token = a.job_id
+      where t.status in ('queued', 'running') and t.deadline_at > ${at}::timestamptz and t.provider_family = any(${sql.param(families)}::text[])
+    ), free as (
+      select a.*, row_number() over (order by a.ord) as k from asked as a
+      where not exists (select 1 from resumed as r where r.job_id = a.job_id)
+    ), room as (
+      select l.scope, l.subject, l.max_running - (case l.scope
+        when 'family' then (select count(*) from tasks as t where t.status = 'running' and t.provider_family = l.subject)
+        when 'key' then (select count(*) from tasks as t where t.status = 'running' and t.api_key_id = l.subject)
+        else (select count(*) from tasks as t where t.status = 'running' and t.tenant_id = l.subject) end) as room
+      from running_limits as l where l.max_running is not null
+    ), waiting_tenants(tenant_id) as (
+      (select t.tenant_id from tasks as t where t.status = 'queued' and t.execution_token is null order by t.tenant_id limit 1)
+      union all
+      select (select t.tenant_id from tasks as t where t.status = 'queued' and t.execution_token is null and t.tenant_id > w.tenant_id
+              order by t.tenant_id limit 1)
+      from waiting_tenants as w where w.tenant_id is not null
+    ), candidates as (
+      select c.id, c.provider_family, c.api_key_id, c.created_at,
+        (coalesce(h.held, 0) + c.place)::float8 / coalesce(weights.weight, 1) as turn
+      from waiting_tenants as w
+      left join room as tenant_room on tenant_room.scope = 'tenant' and tenant_room.subject = w.tenant_id
+      cross join lateral (
+        select t.id, t.provider_family, t.api_key_id, t.created_at, row_number() over (order by t.created_at, t.id) as place
+        from tasks as t
+        where t.tenant_id = w.tenant_id and t.status = 'queued' and t.execution_token is null
+          and t.deadline_at > ${at}::timestamptz and t.provider_family = any(${sql.param(families)}::text[])
+          and not exists (select 1 from room as r where r.room <= 0
+            and ((r.scope = 'family' and r.subject = t.provider_family) or (r.scope = 'key' and r.subject = t.api_key_id)))
+        order by t.created_at, t.id
+        limit least((select count(*) from free), greatest(coalesce(tenant_room.room, ${sql.raw(String(2 ** 31 - 1))}), 0))
+      ) as c
+      left join lateral (select count(*) as held from tasks as t where t.tenant_id = w.tenant_id and t.tenant_slot_until is not null) as h on true
+      left join running_limits as weights on weights.scope = 'tenant' and weights.subject = w.tenant_id
+      where w.tenant_id is not null
+    ), placed as (
+      select c.*,
+        row_number() over (partition by c.provider_family order by c.turn, c.created_at, c.id) as family_place,
+        row_number() over (partition by c.api_key_id order by c.turn, c.created_at, c.id) as key_place
+      from candidates as c
+    ), chosen as (
+      select p.id, p.turn, p.created_at from placed as p
+      where not exists (select 1 from room as r where r.scope = 'family' and r.subject = p.provider_family and p.family_place > r.room)
+        and not exists (select 1 from room as r where r.scope = 'key' and r.subject = p.api_key_id and p.key_place > r.room)
+      order by p.turn, p.created_at, p.id
+      limit (select count(*) from free)
+    ), locked as (
+      select t.id from tasks as t
+      where t.id in (select id from chosen) and t.status = 'queued' and t.execution_token is null
+      for update skip locked
+    ), paired as (
+      select c.id, f.job_id
+      from (select ch.id, row_number() over (order by ch.turn, ch.created_at, ch.id) as k from chosen as ch
+            where ch.id in (select id from locked)) as c
+      join free as f on f.k = c.k
+    ), starting as (
+      select id, job_id from paired union all select id, job_id from resumed
+    ), waiting_left as (
+      select exists (
+        select 1 from tasks as t
+        where t.status = 'queued' and t.execution_token is null and t.deadline_at > ${at}::timestamptz
+          and t.provider_family = any(${sql.param(families)}::text[]) and t.id not in (select id from starting)
+      ) as waiting
+    ), parked as (
       insert into graphile_worker._private_jobs (task_id, payload, run_at, max_attempts, priority)
       select (select id from graphile_worker._private_tasks where identifier = 'execute_task'),
-             json_build_object('task_id', c.id, 'deferrals', c.deferrals),
-             ${at}::timestamptz + c.delay_ms * interval '1 millisecond',
+             json_build_object('task_id', f.hint, 'deferrals', f.deferrals),
+             ${at}::timestamptz + f.delay_ms * interval '1 millisecond',
              ${sql.raw(String(DEFAULT_MAX_ATTEMPTS))},
-             ${DEFERRED_PRIORITY}::int
-      from claims as c where c.slot is null
-      returning id, payload->>'task_id' as task_id
+             ${PARKED_PRIORITY}::int
+      from free as f
+      where f.k > (select count(*) from paired) and (select waiting from waiting_left)
+    ), updated as (
+      update tasks set
+        ${start.assignment},
+        started_at = coalesce(started_at, ${at}::timestamptz),
+        attempts = attempts + case when status = 'queued' then 1 else 0 end,
+        progress = jsonb_build_object('percent', 10, 'stage', 'submitted', 'message', 'sent to ' || resolved_model),
+        tenant_slot_until = ${until}::timestamptz,
+        execution_token = s.job_id
+      from starting as s
+      where tasks.id = s.id and ${start.guard}
+      returning tasks.*, s.job_id as started_by
     )
-    update tasks set
-      ${status.assignment},
-      started_at = case when c.slot is null then started_at else coalesce(started_at, ${at}::timestamptz) end,
-      attempts = attempts + case when c.slot is not null and status = 'queued' then 1 else 0 end,
-      progress = case when c.slot is null then progress
-        else jsonb_build_object('percent', 10, 'stage', 'submitted', 'message', 'sent to ' || resolved_model) end,
-      tenant_slot = c.slot,
-      tenant_slot_until = case when c.slot is null then null else ${until}::timestamptz end,
-      execution_token = coalesce(d.id::text, c.job_id)
-    from claims as c left join deferred_jobs as d on d.task_id = c.id
-    where tasks.id = c.id and ${status.guard}
-      and (tasks.execution_token = c.job_id or (tasks.execution_token is null and tasks.status = 'queued'))
-    returning tasks.*, c.job_id as asked_by, c.slot is null as deferred`);
+    select a.job_id as asked_by, (select waiting from waiting_left) and exists (select 1 from free as f where f.job_id = a.job_id) as parked, u.*
+    from asked as a left join updated as u on u.started_by = a.job_id`);
+  });
   return rows.map((raw) => {
-    const identity = { askedBy: text(raw, "asked_by", STATEMENT), taskId: text(raw, "id", STATEMENT) };
-    return boolean(raw, "deferred", STATEMENT) ? { ...identity, deferred: true } : { ...identity, deferred: false, row: taskRowOf(raw) };
+    const askedBy = text(raw, "asked_by", STATEMENT);
+    if (raw.id !== null) return { askedBy, kind: "started", row: taskRowOf(raw) };
+    return { askedBy, kind: boolean(raw, "parked", STATEMENT) ? "parked" : "none" };
   });
 }
