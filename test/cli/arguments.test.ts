@@ -60,7 +60,7 @@ describe("svc arguments", () => {
       run("key", "create", t.tenantId, "--name", "a", "--name", "b"),
     ]);
     refused(bare, 2, /svc — operate the media task service/);
-    refused(noun, 2, /unknown command "tenants"; the commands are tenant, key, credits, token, oauth, model, vendors, mcp/);
+    refused(noun, 2, /unknown command "tenants"; the commands are tenant, key, credits, token, oauth, model, running-limit, vendors, mcp/);
     refused(verb, 2, /unknown command "svc tenant explode"; "svc tenant" takes create, list, show/);
     refused(option, 2, /unknown option "--area" for "svc key create"; it takes --name, --areas, --save, --spend-limit, --json/);
     refused(extra, 2, /unexpected argument "garbage": svc key create TENANT_ID/);
