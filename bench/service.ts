@@ -33,9 +33,6 @@ export async function startService(databaseUrl: string, extraEnv: Record<string,
   const emulatorUrl = `http://127.0.0.1:${emulatorPort}`;
   const env = {
     ...serviceEnvironment({ databaseUrl, artifactDir, restPort, emulatorPort, workerPort, workerConcurrency: SETTINGS.workerConcurrency }),
-    // Each phase's tasks are one tenant's: alone, it is given the whole worker, as a deployment serving one tenant
-    // would set it (TENANT_WORKER_SLOTS is half the worker by default, for fairness between tenants).
-    TENANT_WORKER_SLOTS: String(SETTINGS.workerConcurrency),
     ...extraEnv,
   };
   const core = createCore(loadConfig(env), { dbPoolSize: 4 });
