@@ -62,14 +62,14 @@ try {
   log(`reference: ${SETTINGS.noopJobs} graphile-worker no-op jobs`);
   const noopJobsPerSecond = await measureNoopThroughput(database.url);
   log(`to completion: ${SETTINGS.completionTasks} prompt enhancements`);
-  const completion = await measureCompletion(service, await service.newTenant(TENANT_CREDITS), ENHANCE, SETTINGS.completionTasks);
+  const completion = await measureCompletion(service, [await service.newTenant(TENANT_CREDITS)], ENHANCE, SETTINGS.completionTasks);
   log(`to completion: ${SETTINGS.speechCompletionTasks} speech tasks`);
-  const speechCompletion = await measureCompletion(service, await service.newTenant(TENANT_CREDITS), SPEECH, SETTINGS.speechCompletionTasks);
+  const speechCompletion = await measureCompletion(service, [await service.newTenant(TENANT_CREDITS)], SPEECH, SETTINGS.speechCompletionTasks);
   await service.stopWorker();
   log("reference: no-op job from enqueue to start");
   const noopLatency = await measureNoopLatency(database.url);
   log("admission to running");
-  const latency = await measureAdmissionToRunning(service, await service.newTenant(TENANT_CREDITS), ENHANCE);
+  const latency = await measureAdmissionToRunning(service, [await service.newTenant(TENANT_CREDITS)], ENHANCE);
   log(`in flight: ${SETTINGS.inFlightTasks} video tasks pending at the emulator`);
   const inFlight = await measureInFlight(service, await service.newTenant(TENANT_CREDITS));
   await service.close();
