@@ -15,6 +15,7 @@ import { resultsDocument, resultsTable, type BenchResults } from "./report.js";
 import { writeMainResults } from "./results-file.js";
 import { startService, type RunningService } from "./service.js";
 import { ENHANCE_BODY, SETTINGS, SPEECH_BODY } from "./settings.js";
+import { newTenants } from "./tenants.js";
 
 // `npm run bench`: the references and the service measured side by side in one run, then the service on a
 // database seeded with a year of tasks against an empty one (bench/growth/, unless BENCH_GROWTH_TASKS=0), then
@@ -63,6 +64,8 @@ try {
   const noopJobsPerSecond = await measureNoopThroughput(database.url);
   log(`to completion: ${SETTINGS.completionTasks} prompt enhancements`);
   const completion = await measureCompletion(service, [await service.newTenant(TENANT_CREDITS)], ENHANCE, SETTINGS.completionTasks);
+  log(`to completion: ${SETTINGS.completionTasks} prompt enhancements of ${SETTINGS.sharingTenants} tenants`);
+  const sharedCompletion = await measureCompletion(service, await newTenants(service, SETTINGS.sharingTenants, TENANT_CREDITS), ENHANCE, SETTINGS.completionTasks);
   log(`to completion: ${SETTINGS.speechCompletionTasks} speech tasks`);
   const speechCompletion = await measureCompletion(service, [await service.newTenant(TENANT_CREDITS)], SPEECH, SETTINGS.speechCompletionTasks);
   await service.stopWorker();
@@ -70,6 +73,8 @@ try {
   const noopLatency = await measureNoopLatency(database.url);
   log("admission to running");
   const latency = await measureAdmissionToRunning(service, [await service.newTenant(TENANT_CREDITS)], ENHANCE);
+  log(`admission to running, ${SETTINGS.sharingTenants} tenants in turn`);
+  const sharedLatency = await measureAdmissionToRunning(service, await newTenants(service, SETTINGS.sharingTenants, TENANT_CREDITS), ENHANCE);
   log(`in flight: ${SETTINGS.inFlightTasks} video tasks pending at the emulator`);
   const inFlight = await measureInFlight(service, await service.newTenant(TENANT_CREDITS));
   await service.close();
@@ -87,8 +92,10 @@ try {
     noopJobsPerSecond,
     noopLatency,
     completion,
+    sharedCompletion,
     speechCompletion,
     latency,
+    sharedLatency,
     inFlight,
     growth,
   };

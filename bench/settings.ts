@@ -20,6 +20,8 @@ export const SETTINGS = {
   // Long video tasks held pending at the emulator at once, and for how long after the last one was submitted.
   inFlightTasks: 10_000,
   inFlightHoldSeconds: 15,
+  // Tenants sharing the worker in the completion and latency phases' second run (the first is one tenant's).
+  sharingTenants: 8,
 };
 
 // Request bodies: speech (the create goal), prompt enhancement (a capability whose vendor call costs next to
