@@ -6,6 +6,7 @@ import { GROWTH } from "./growth/settings.js";
 import { measureNoopLatency, measureNoopThroughput } from "./job-reference.js";
 import { measurePair } from "./paired.js";
 import { createSide, discardQueuedJobs, readSide } from "./phases/admission.js";
+import { measureBehindBacklog } from "./phases/behind-backlog.js";
 import { measureCompletion } from "./phases/completion.js";
 import { measureInFlight } from "./phases/in-flight.js";
 import { measureAdmissionToRunning } from "./phases/latency.js";
@@ -75,6 +76,11 @@ try {
   const latency = await measureAdmissionToRunning(service, [await service.newTenant(TENANT_CREDITS)], ENHANCE);
   log(`admission to running, ${SETTINGS.sharingTenants} tenants in turn`);
   const sharedLatency = await measureAdmissionToRunning(service, await newTenants(service, SETTINGS.sharingTenants, TENANT_CREDITS), ENHANCE);
+  log(`admission to running beside another tenant's ${SETTINGS.backlogTasks} queued tasks`);
+  const behindBacklog = await measureBehindBacklog(service, await service.newTenant(TENANT_CREDITS), await service.newTenant(TENANT_CREDITS), ENHANCE, {
+    backlog: SETTINGS.backlogTasks,
+    samples: SETTINGS.backlogSamples,
+  });
   log(`in flight: ${SETTINGS.inFlightTasks} video tasks pending at the emulator`);
   const inFlight = await measureInFlight(service, await service.newTenant(TENANT_CREDITS));
   await service.close();
@@ -96,6 +102,7 @@ try {
     speechCompletion,
     latency,
     sharedLatency,
+    behindBacklog,
     inFlight,
     growth,
   };

@@ -22,6 +22,9 @@ export const SETTINGS = {
   inFlightHoldSeconds: 15,
   // Tenants sharing the worker in the completion and latency phases' second run (the first is one tenant's).
   sharingTenants: 8,
+  // One tenant's backlog of prompt enhancements, and another tenant's tasks timed from admission to start beside it.
+  backlogTasks: 1_000,
+  backlogSamples: 100,
 };
 
 // Request bodies: speech (the create goal), prompt enhancement (a capability whose vendor call costs next to
