@@ -5,6 +5,7 @@ import type { NoopLatency } from "./job-reference.js";
 import type { AdmissionToRunning } from "./phases/latency.js";
 import type { BehindBacklog } from "./phases/behind-backlog.js";
 import type { Completion } from "./phases/completion.js";
+import type { Drain } from "./phases/drain.js";
 import type { InFlight } from "./phases/in-flight.js";
 import { growthRows, growthText } from "./growth/report.js";
 import type { GrowthResults } from "./growth/run.js";
@@ -31,6 +32,8 @@ export interface BenchResults {
   latency: AdmissionToRunning;
   sharedLatency: AdmissionToRunning;
   behindBacklog: BehindBacklog;
+  // One per worker concurrency.
+  drains: Drain[];
   inFlight: InFlight;
   // Null when BENCH_GROWTH_TASKS=0 skipped the growth part.
   growth: GrowthResults | null;
@@ -46,6 +49,7 @@ const GOALS = {
   latencyP99OfReference: 2,
   serviceMemoryBytes: 200 * 1024 * 1024,
   behindBacklogP99Ms: 500,
+  drainOneOfTwo: 1.1,
 };
 const SERVICE_PROCESSES = ["rest", "worker"] as const;
 
@@ -101,6 +105,18 @@ function behindBacklogRow(b: BehindBacklog, latency: AdmissionToRunning): string
   ];
 }
 
+function drainRow(d: Drain): string[] {
+  const oneOfTwo = d.oneTenantSeconds / d.twoTenantsSeconds;
+  return [
+    `Drain: ${d.tasks} image-understanding tasks, each holding a worker ~${SETTINGS.drainDownloadMs / 1000} s, worker concurrency ${d.workerConcurrency}`,
+    `1 tenant: ${d.oneTenantSeconds.toFixed(1)} s`,
+    `the same split 2 × ${d.tasks / 2}: ${d.twoTenantsSeconds.toFixed(1)} s`,
+    ratio(oneOfTwo),
+    `≤ ${ratio(GOALS.drainOneOfTwo)}`,
+    verdict(oneOfTwo <= GOALS.drainOneOfTwo),
+  ];
+}
+
 export function resultsTable(r: BenchResults): string {
   const peaks = r.inFlight.peakBytes;
   const serviceMemory = SERVICE_PROCESSES.map((name) => peaks[name] ?? 0);
@@ -134,6 +150,7 @@ export function resultsTable(r: BenchResults): string {
     latencyRow(r.latency, 1, r.noopLatency),
     latencyRow(r.sharedLatency, SETTINGS.sharingTenants, r.noopLatency),
     behindBacklogRow(r.behindBacklog, r.latency),
+    ...r.drains.map(drainRow),
     [
       `In flight: ${int(r.inFlight.tasks)} video tasks pending at the vendor`,
       `peak RSS: ${SERVICE_PROCESSES.map((name) => `${name} ${mb(peaks[name] ?? 0)}`).join(", ")}`,
@@ -175,7 +192,12 @@ Fastify route that only runs that \`add_job\` (asked as the service is): what HT
 anything of its own. Completion and admission → running run once with every task one tenant's and once with the
 tasks of ${SETTINGS.sharingTenants} tenants in turn; no setting changes how the service shares its worker between tenants. Beside a backlog, one tenant's ${int(SETTINGS.backlogTasks)} prompt enhancements are admitted with
 no worker running, the worker starts, and another tenant's ${SETTINGS.backlogSamples} tasks are timed as above; a sample counts as sent
-during the backlog if it was sent before the backlog's last task started. In flight scripts the emulator's \`hang\` fault so every vendorA video job stays running, and samples each
+during the backlog if it was sent before the backlog's last task started. The drains start a service of their own
+(on a database of their own) for each worker concurrency, ${SETTINGS.workerConcurrency} as above and ${SETTINGS.localWorkerConcurrency} as \`npm start\` runs a local stack,
+with only \`OUTBOUND_ALLOW_LOOPBACK_HTTP\` set beyond the defaults, for their image origin on this machine: it
+sends a small PNG in pieces over ${SETTINGS.drainDownloadMs / 1000} s, so each image-understanding task holds a worker that long. ${SETTINGS.drainTasks} such tasks
+are admitted at once to a running worker, all one tenant's, then ${SETTINGS.drainTasks / 2} of each of two tenants; each drain is timed
+from its first admission to its last task's end. In flight scripts the emulator's \`hang\` fault so every vendorA video job stays running, and samples each
 process' resident memory (\`/proc/<pid>/status\`) from the first admission until ${SETTINGS.inFlightHoldSeconds} s after the last submission.
 ${r.growth ? `\n${growthText(r.growth)}` : ""}`;
 }

@@ -25,6 +25,11 @@ export const SETTINGS = {
   // One tenant's backlog of prompt enhancements, and another tenant's tasks timed from admission to start beside it.
   backlogTasks: 1_000,
   backlogSamples: 100,
+  // Image-understanding tasks drained by one tenant and then by two, each holding a worker this long while its
+  // input downloads; with the worker concurrency above, then with the one `npm start` gives a local stack.
+  drainTasks: 32,
+  drainDownloadMs: 2_000,
+  localWorkerConcurrency: 4,
 };
 
 // Request bodies: speech (the create goal), prompt enhancement (a capability whose vendor call costs next to
