@@ -95,8 +95,8 @@ function latencyRow(l: AdmissionToRunning, tenants: number, noopLatency: BenchRe
 
 function behindBacklogRow(b: BehindBacklog, latency: AdmissionToRunning): string[] {
   return [
-    `Admission → \`running\` beside another tenant's ${int(b.backlog)} queued tasks (${b.samples} tasks, one at a time; ` +
-      `${b.duringBacklog} sent while that backlog still waited)`,
+    `Admission → \`running\` beside another tenant's ${int(b.backlog)} queued tasks (${b.sent} tasks, one at a time; ` +
+      `the ${b.samples} sent while that backlog still waited)`,
     `p50 ${ms(b.p50Ms)}, p99 ${ms(b.p99Ms)}`,
     `no backlog, 1 tenant (above): p50 ${ms(latency.p50Ms)}, p99 ${ms(latency.p99Ms)}`,
     `p50 ${ratio(b.p50Ms / latency.p50Ms)}, p99 ${ratio(b.p99Ms / latency.p99Ms)}`,
@@ -191,8 +191,8 @@ as far apart and times each from just before its \`add_job\` to the job's start,
 Fastify route that only runs that \`add_job\` (asked as the service is): what HTTP alone adds, before a service does
 anything of its own. Completion and admission → running run once with every task one tenant's and once with the
 tasks of ${SETTINGS.sharingTenants} tenants in turn; no setting changes how the service shares its worker between tenants. Beside a backlog, one tenant's ${int(SETTINGS.backlogTasks)} prompt enhancements are admitted with
-no worker running, the worker starts, and another tenant's ${SETTINGS.backlogSamples} tasks are timed as above; a sample counts as sent
-during the backlog if it was sent before the backlog's last task started. The drains start a service of their own
+no worker running, the worker starts, and another tenant's ${SETTINGS.backlogSamples} tasks are timed as above; the figures are those of
+the tasks sent before the backlog's last task started. The drains start a service of their own
 (on a database of their own) for each worker concurrency, ${SETTINGS.workerConcurrency} as above and ${SETTINGS.localWorkerConcurrency} as \`npm start\` runs a local stack,
 with only \`OUTBOUND_ALLOW_LOOPBACK_HTTP\` set beyond the defaults, for their image origin on this machine: it
 sends a small PNG in pieces over ${SETTINGS.drainDownloadMs / 1000} s, so each image-understanding task holds a worker that long. ${SETTINGS.drainTasks} such tasks
