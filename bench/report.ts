@@ -190,14 +190,16 @@ kept-alive connection) to the task's \`running\` event (the start transaction's 
 as far apart and times each from just before its \`add_job\` to the job's start, then once more through a bare
 Fastify route that only runs that \`add_job\` (asked as the service is): what HTTP alone adds, before a service does
 anything of its own. Completion and admission → running run once with every task one tenant's and once with the
-tasks of ${SETTINGS.sharingTenants} tenants in turn; no setting changes how the service shares its worker between tenants. Beside a backlog, one tenant's ${int(SETTINGS.backlogTasks)} prompt enhancements are admitted with
-no worker running, the worker starts, and another tenant's ${SETTINGS.backlogSamples} tasks are timed as above; the figures are those of
-the tasks sent before the backlog's last task started. The drains start a service of their own
-(on a database of their own) for each worker concurrency, ${SETTINGS.workerConcurrency} as above and ${SETTINGS.localWorkerConcurrency} as \`npm start\` runs a local stack,
-with only \`OUTBOUND_ALLOW_LOOPBACK_HTTP\` set beyond the defaults, for their image origin on this machine: it
-sends a small PNG in pieces over ${SETTINGS.drainDownloadMs / 1000} s, so each image-understanding task holds a worker that long. ${SETTINGS.drainTasks} such tasks
-are admitted at once to a running worker, all one tenant's, then ${SETTINGS.drainTasks / 2} of each of two tenants; each drain is timed
-from its first admission to its last task's end. In flight scripts the emulator's \`hang\` fault so every vendorA video job stays running, and samples each
+tasks of ${SETTINGS.sharingTenants} tenants in turn; no setting changes how the service shares its worker between
+tenants. Beside a backlog, one tenant's ${int(SETTINGS.backlogTasks)} prompt enhancements are admitted with no worker
+running, the worker starts, and another tenant's ${SETTINGS.backlogSamples} tasks are timed as above; the figures are
+those of the tasks sent before the backlog's last task started. The drains start a service of their own (on a
+database of their own) for each worker concurrency, ${SETTINGS.workerConcurrency} as above and ${SETTINGS.localWorkerConcurrency} as \`npm start\` runs a
+local stack, with only \`OUTBOUND_ALLOW_LOOPBACK_HTTP\` set beyond the defaults, for their image origin on this
+machine: it sends a small PNG in pieces over ${SETTINGS.drainDownloadMs / 1000} s, so each image-understanding task
+holds a worker that long. ${SETTINGS.drainTasks} such tasks are admitted at once to a running worker, all one tenant's,
+then ${SETTINGS.drainTasks / 2} of each of two tenants; each drain is timed from its first admission to its last task's
+end. In flight scripts the emulator's \`hang\` fault so every vendorA video job stays running, and samples each
 process' resident memory (\`/proc/<pid>/status\`) from the first admission until ${SETTINGS.inFlightHoldSeconds} s after the last submission.
 ${r.growth ? `\n${growthText(r.growth)}` : ""}`;
 }
