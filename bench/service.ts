@@ -15,6 +15,7 @@ export interface RunningService {
   emulatorUrl: string;
   // Where the filesystem artifact store of its processes keeps the bytes.
   artifactDir: string;
+  workerConcurrency: number;
   rest: BenchProcess;
   emulator: BenchProcess;
   core: Core;
@@ -25,17 +26,18 @@ export interface RunningService {
 }
 
 // `extraEnv` adds to the processes' environment what one run needs beyond the defaults.
-export async function startService(databaseUrl: string, extraEnv: Record<string, string> = {}): Promise<RunningService> {
+export async function startService(
+  databaseUrl: string,
+  extraEnv: Record<string, string> = {},
+  workerConcurrency = SETTINGS.workerConcurrency,
+): Promise<RunningService> {
   const artifactDir = await mkdtemp(path.join(tmpdir(), "svc-bench-artifacts-"));
   const emulatorPort = await freePort();
   const restPort = await freePort();
   const workerPort = await freePort();
   const emulatorUrl = `http://127.0.0.1:${emulatorPort}`;
   const env = {
-    ...serviceEnvironment({ databaseUrl, artifactDir, restPort, emulatorPort, workerPort, workerConcurrency: SETTINGS.workerConcurrency }),
-    // Each phase's tasks are one tenant's: alone, it is given the whole worker, as a deployment serving one tenant
-    // would set it (TENANT_WORKER_SLOTS is half the worker by default, for fairness between tenants).
-    TENANT_WORKER_SLOTS: String(SETTINGS.workerConcurrency),
+    ...serviceEnvironment({ databaseUrl, artifactDir, restPort, emulatorPort, workerPort, workerConcurrency }),
     ...extraEnv,
   };
   const core = createCore(loadConfig(env), { dbPoolSize: 4 });
@@ -58,6 +60,7 @@ export async function startService(databaseUrl: string, extraEnv: Record<string,
       restUrl,
       emulatorUrl,
       artifactDir,
+      workerConcurrency,
       rest,
       emulator,
       core,

@@ -20,6 +20,16 @@ export const SETTINGS = {
   // Long video tasks held pending at the emulator at once, and for how long after the last one was submitted.
   inFlightTasks: 10_000,
   inFlightHoldSeconds: 15,
+  // Tenants sharing the worker in the completion and latency phases' second run (the first is one tenant's).
+  sharingTenants: 8,
+  // One tenant's backlog of prompt enhancements, and another tenant's tasks timed from admission to start beside it.
+  backlogTasks: 1_000,
+  backlogSamples: 100,
+  // Image-understanding tasks drained by one tenant and then by two, each holding a worker this long while its
+  // input downloads; with the worker concurrency above, then with the one `npm start` gives a local stack.
+  drainTasks: 32,
+  drainDownloadMs: 2_000,
+  localWorkerConcurrency: 4,
 };
 
 // Request bodies: speech (the create goal), prompt enhancement (a capability whose vendor call costs next to

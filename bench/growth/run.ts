@@ -128,7 +128,7 @@ export async function measureGrowth(database: BenchDatabase, log: (line: string)
         ["seeded", seeded],
       ] as const) {
         log(`growth: to completion, ${SETTINGS.completionTasks} prompt enhancements, ${name} (round ${round + 1})`);
-        completion[name].push(await measureCompletion(service, await service.newTenant(TENANT_CREDITS), ENHANCE, SETTINGS.completionTasks));
+        completion[name].push(await measureCompletion(service, [await service.newTenant(TENANT_CREDITS)], ENHANCE, SETTINGS.completionTasks));
         await service.stopWorker();
       }
     }

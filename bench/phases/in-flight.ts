@@ -27,7 +27,7 @@ export async function measureInFlight(service: RunningService, tenant: { tenantI
   memory.start();
   let peakBytes: Record<string, number>;
   try {
-    await createTasks(service, tenant.apiKey, { path: "/v1/videos/text-to-video", body: VIDEO_BODY }, count);
+    await createTasks(service, [tenant], { path: "/v1/videos/text-to-video", body: VIDEO_BODY }, count);
     const pendingAtVendor = async () => {
       const rows = await service.core.db.execute<{ n: number }>(sql`
         select count(*)::int as n from tasks where tenant_id = ${tenant.tenantId} and status = 'running' and provider_ref is not null`);
