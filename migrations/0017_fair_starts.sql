@@ -13,6 +13,7 @@ CREATE TABLE "running_limits" (
 --> statement-breakpoint
 ALTER TABLE "tasks" ADD COLUMN "api_key_id" text;--> statement-breakpoint
 CREATE INDEX "tasks_waiting_idx" ON "tasks" USING btree ("tenant_id","created_at","id") WHERE "tasks"."status" = 'queued' and "tasks"."execution_token" is null;--> statement-breakpoint
+CREATE INDEX "tasks_execution_token_idx" ON "tasks" USING btree ("execution_token") WHERE "tasks"."execution_token" is not null;--> statement-breakpoint
 CREATE INDEX "tasks_worker_held_idx" ON "tasks" USING btree ("tenant_id") WHERE "tasks"."tenant_slot_until" is not null;--> statement-breakpoint
 CREATE INDEX "tasks_running_family_idx" ON "tasks" USING btree ("provider_family") WHERE "tasks"."status" = 'running';--> statement-breakpoint
 CREATE INDEX "tasks_running_key_idx" ON "tasks" USING btree ("api_key_id") WHERE "tasks"."status" = 'running' and "tasks"."api_key_id" is not null;--> statement-breakpoint

@@ -1,6 +1,6 @@
-import { BatchedLookup } from "../db/batched-lookup.js";
+import { GroupCommit } from "../db/group-commit.js";
 import type { TransitionsDb } from "../db/client.js";
-import { startTasks, type StartedRow, type StartRequest } from "../db/statements/start-tasks.js";
+import { startTasks, type StartRequest } from "../db/statements/start-tasks.js";
 import type { Clock } from "../clock.js";
 import type { VendorFamily } from "../vendor-families.js";
 import type { TaskRow } from "./task-rows.js";
@@ -10,33 +10,32 @@ import type { TaskRow } from "./task-rows.js";
 // when nothing waits that this process can run.
 export type StartOutcome = { kind: "started"; row: TaskRow } | { kind: "parked" } | null;
 
-// The execute jobs that ask in one turn of the event loop are answered by one start statement (core/db/
-// batched-lookup.ts, core/db/statements/start-tasks.ts): the worker's jobs arrive in batches (its local queue) and
-// free up together (endings commit in groups), so most starts share one round trip and one commit.
+// The execute jobs of a worker process ask in groups (core/db/group-commit.ts), one start statement at a time
+// (core/db/statements/start-tasks.ts): every start statement of every worker takes one lock, so a second group sent
+// meanwhile would only wait for it; instead the jobs that ask while a statement runs share the next one. Under
+// load a statement starts as many tasks as jobs have freed, in one round trip and one commit.
 export class TaskStarts {
-  private readonly starts: BatchedLookup<StartedRow>;
-  private readonly asked = new Map<string, StartRequest>();
+  private readonly starts: GroupCommit<StartRequest, StartOutcome>;
 
   // `db` runs the statement (prepared, core/db/client.ts `transitions`); `families` are those this process has
-  // adapters for; the clock gives the group its start time.
+  // adapters for; the clock gives each group its start time.
   constructor(
     db: TransitionsDb,
     private readonly families: () => readonly VendorFamily[],
     clock: Clock,
   ) {
-    this.starts = new BatchedLookup(async (jobIds) => {
-      const requests = jobIds.map((jobId) => this.asked.get(jobId) as StartRequest);
-      for (const jobId of jobIds) this.asked.delete(jobId);
-      const rows = await startTasks(db, requests, families(), clock());
-      return new Map(rows.map((row) => [row.askedBy, row]));
+    this.starts = new GroupCommit(async (requests) => {
+      const rows = new Map((await startTasks(db, requests, families(), clock())).map((row) => [row.askedBy, row]));
+      return requests.map((request): StartOutcome => {
+        const started = rows.get(request.jobId);
+        if (!started || started.kind === "none") return null;
+        return started.kind === "parked" ? { kind: "parked" } : { kind: "started", row: started.row };
+      });
     });
   }
 
   async start(request: StartRequest): Promise<StartOutcome> {
     if (this.families().length === 0) return null;
-    this.asked.set(request.jobId, request);
-    const started = await this.starts.get(request.jobId);
-    if (!started || started.kind === "none") return null;
-    return started.kind === "parked" ? { kind: "parked" } : { kind: "started", row: started.row };
+    return this.starts.submit(request);
   }
 }

@@ -76,6 +76,8 @@ export const tasks = pgTable(
     uniqueIndex("tasks_tenant_slot_idx").on(t.tenantId, t.tenantSlot).where(sql`${t.tenantSlot} is not null`),
     // The start statement's: the tenants with waiting tasks (a skip scan) and each one's oldest waiting tasks.
     index("tasks_waiting_idx").on(t.tenantId, t.createdAt, t.id).where(sql`${t.status} = 'queued' and ${t.executionToken} is null`),
+    // The task a job holds, found by the job's id when it runs again (a crash, a retry).
+    index("tasks_execution_token_idx").on(t.executionToken).where(sql`${t.executionToken} is not null`),
     // The workers each tenant holds now, for its share.
     index("tasks_worker_held_idx").on(t.tenantId).where(sql`${t.tenantSlotUntil} is not null`),
     // Running tasks by family and by key, counted for the limits an operator set on them.

@@ -52,8 +52,9 @@ export async function startTasks(db: TransitionsDb, requests: readonly StartRequ
         ${sql.param(requests.map((r) => parkedDelayMs(r.deferrals)))}::int[]
       ) with ordinality as a(job_id, hint, deferrals, delay_ms, ord)
     ), resumed as (
-      select t.id, a.job_id from asked as a join tasks as t on t.execution_token = a.job_id
-      where t.status in ('queued', 'running') and t.deadline_at > ${at}::timestamptz and t.provider_family = any(${sql.param(families)}::text[])
+      select t.id, t.execution_token as job_id from tasks as t
+      where t.execution_token = any(array(select job_id from asked))
+        and t.status in ('queued', 'running') and t.deadline_at > ${at}::timestamptz and t.provider_family = any(${sql.param(families)}::text[])
     ), free as (
       select a.*, row_number() over (order by a.ord) as k from asked as a
       where not exists (select 1 from resumed as r where r.job_id = a.job_id)
@@ -100,7 +101,7 @@ export async function startTasks(db: TransitionsDb, requests: readonly StartRequ
       limit (select count(*) from free)
     ), locked as (
       select t.id from tasks as t
-      where t.id in (select id from chosen) and t.status = 'queued' and t.execution_token is null
+      where t.id = any(array(select id from chosen)) and t.status = 'queued' and t.execution_token is null
       for update skip locked
     ), paired as (
       select c.id, f.job_id
