@@ -26,12 +26,9 @@ export const SLOT_RELEASED = { tenantSlot: null, tenantSlotUntil: null } as cons
 // do not come back together), while its slots refill within a second of freeing. It comes back at a lower priority
 // than new jobs, so other work never queues behind a slow receiver's deliveries looking again.
 export const DEFERRED_PRIORITY = 1;
-const FIRST_DEFERRAL_MS = 1000;
-const LONGEST_DEFERRAL_MS = 8000;
 
 export function deferralDelayMs(deferrals: number, random: () => number = Math.random): number {
-  const base = Math.min(LONGEST_DEFERRAL_MS, FIRST_DEFERRAL_MS * 2 ** Math.min(deferrals, 16));
-  return Math.round(base * (0.8 + 0.4 * random()));
+  return doublingDelayMs(deferrals, 1000, 8000, random);
 }
 
 // A parked execute job (every waiting task is held back by an operator's running limit) asks again after 250 ms,
@@ -39,11 +36,14 @@ export function deferralDelayMs(deferrals: number, random: () => number = Math.r
 // and a thousand tasks behind one limit cost the workers a start statement row each a second. Behind new jobs,
 // which take the turns of work that may start now.
 export const PARKED_PRIORITY = 1;
-const FIRST_PARKING_MS = 250;
-const LONGEST_PARKING_MS = 1000;
 
 export function parkedDelayMs(parkings: number, random: () => number = Math.random): number {
-  const base = Math.min(LONGEST_PARKING_MS, FIRST_PARKING_MS * 2 ** Math.min(parkings, 16));
+  return doublingDelayMs(parkings, 250, 1000, random);
+}
+
+// `firstMs` doubled for each earlier time, up to `longestMs`, ±20 %.
+function doublingDelayMs(times: number, firstMs: number, longestMs: number, random: () => number): number {
+  const base = Math.min(longestMs, firstMs * 2 ** Math.min(times, 16));
   return Math.round(base * (0.8 + 0.4 * random()));
 }
 
