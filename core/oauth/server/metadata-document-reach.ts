@@ -16,9 +16,12 @@ export class MetadataDocumentReach {
     return this.failedAt === null || this.now() - this.failedAt >= WITHDRAWN_FOR_MS;
   }
 
-  // `cause` is what the fetch threw; a Response means the document's server answered, which says nothing about
-  // the reach of this process.
+  // `cause` is why the document was not had. fetch fails with a TypeError when no connection could be made (name
+  // not resolved, connection refused, the outbound guard's refusal) and with a TimeoutError or AbortError when no
+  // answer came; anything else (a Response with an error status, a body past its limit, JSON that does not parse)
+  // means the document's server answered, which says nothing of this process's reach.
   noteFetchFailure(cause: unknown): void {
-    if (cause instanceof Error) this.failedAt = this.now();
+    const unreached = cause instanceof TypeError || (cause instanceof Error && (cause.name === "TimeoutError" || cause.name === "AbortError"));
+    if (unreached) this.failedAt = this.now();
   }
 }
