@@ -3,8 +3,9 @@ import { randomUUID } from "node:crypto";
 // SEP-1699 (protocol 2025-11-25): a server answering a POST with an SSE stream should send at once an event of an
 // id and empty data, so that a client whose stream breaks knows it may reconnect, and a retry field saying how
 // long to wait first. The SDK writes that event only from an event store, which a stateless server has none of,
-// so it is added here. Only for 2025-11-25 requests: older clients read an empty data field as a broken message,
-// and 2026-07-28 has no stream resumption. A reconnection is answered 405 (no event is kept to replay): the client
+// so it is added here. Only for 2025-11-25 requests, known by their MCP-Protocol-Version header (an initialize,
+// which carries its version in the body alone, is answered unprimed): older clients read an empty data field as a
+// broken message, and 2026-07-28 has no stream resumption. A reconnection is answered 405 (no event is kept to replay): the client
 // sends its request again, which client_request_id makes safe for a create.
 const PRIMED_PROTOCOL_VERSIONS = new Set(["2025-11-25"]);
 export const SSE_RETRY_MS = 2000;
