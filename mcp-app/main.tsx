@@ -3,7 +3,7 @@ import { render } from "preact";
 import { followTask } from "./follow-task";
 import { connectToHost, type HostConnection, type ToolResult } from "./host-connection";
 import { applyHostLook } from "./host-theme";
-import { modelSummary } from "./model-summary";
+import { modelSummary, refusalSummary } from "./model-summary";
 import { errorOf, isTerminal, structuredOf, taskOf, type Task } from "./task";
 import { TaskCard, type CardState } from "./task-card";
 import type { Saver } from "./task-output";
@@ -37,10 +37,16 @@ function toolNamed(dotted: string): string {
   return shownTool().includes(".") ? dotted : dotted.replace(/\./g, "_");
 }
 
+// A view shown with a create tool's call, rather than with svc.tasks.get's.
+function shownByCreate(): boolean {
+  const tool = connection?.context.toolInfo?.tool;
+  return tool !== undefined && !/tasks[._]get$/.test(tool.name);
+}
+
 // The create tool's title; a view opened by svc.tasks.get is titled by what its task does, not "Get a task".
 function titleFor(task: Task | undefined): string {
   const tool = connection?.context.toolInfo?.tool;
-  if (tool && !/tasks[._]get$/.test(tool.name)) return tool.title ?? tool.name;
+  if (tool && shownByCreate()) return tool.title ?? tool.name;
   const words = task?.capability.replace(/_/g, " ") ?? "task";
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
@@ -50,13 +56,13 @@ function titleFor(task: Task | undefined): string {
 function show(task: Task): void {
   const current = state.task;
   if (current?.task_id === task.task_id && isTerminal(current) && !isTerminal(task)) return;
-  update({ task, problem: undefined, title: titleFor(task) });
+  update({ task, problem: undefined, problemContext: undefined, title: titleFor(task) });
 }
 
-async function tellModel(task: Task): Promise<void> {
+async function tellModel(summary: string): Promise<void> {
   if (!connection?.capabilities.updateModelContext) return;
   try {
-    await connection.updateModelContext(modelSummary(task));
+    await connection.updateModelContext(summary);
   } catch (error) {
     // The host keeps its own record of the call; the user still sees the result.
     console.warn("task view: the host did not take the summary", error);
@@ -68,8 +74,8 @@ async function follow(taskId: string): Promise<void> {
   following = taskId;
   const problem = await followTask(connection, toolNamed("svc.tasks.get"), taskId, show, () => closed || following !== taskId);
   if (closed || following !== taskId) return;
-  if (problem) update({ problem: { ...problem, message: `Stopped following the task: ${problem.message}` } });
-  else if (state.task && isTerminal(state.task)) await tellModel(state.task);
+  if (problem) update({ problem, problemContext: "Stopped following the task." });
+  else if (state.task && isTerminal(state.task)) await tellModel(modelSummary(state.task));
 }
 
 async function cancel(): Promise<void> {
@@ -104,15 +110,21 @@ const saver: Saver = {
   },
 };
 
+// Every ending of a create the view shows is told to the model once: a task followed to its end (follow), one
+// that had already ended, and a call refused at once. A view opened by svc.tasks.get tells nothing: the model
+// asked, and has the answer.
 function received(result: ToolResult): void {
   const answer = structuredOf(result);
   const task = result.isError ? null : taskOf(answer);
   if (!task) {
-    update({ problem: errorOf(answer) ?? { code: "unreadable_answer", message: "The tool answered something other than a task." } });
+    const problem = errorOf(answer) ?? { code: "unreadable_answer", message: "The tool answered something other than a task." };
+    update({ problem });
+    if (shownByCreate()) void tellModel(refusalSummary(shownTool(), problem));
     return;
   }
   show(task);
   if (!isTerminal(task)) void follow(task.task_id);
+  else if (shownByCreate()) void tellModel(modelSummary(task));
 }
 
 function requestText(args: Record<string, unknown>): string | undefined {

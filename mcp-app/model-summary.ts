@@ -1,4 +1,4 @@
-import type { Artifact, Task } from "./task";
+import type { Artifact, Task, TaskError } from "./task";
 
 // What the view tells the model once it has followed a task to its end (ui/update-model-context): one short
 // paragraph, so the model knows the outcome without a turn spent polling, and the ids it needs for a next step.
@@ -45,5 +45,14 @@ export function modelSummary(task: Task): string {
   return (
     `The task view followed task ${task.task_id} (${task.capability} on ${task.resolved_model}) to its end: it ${outcome(task)}; ${charged(task)}. ` +
     "The user sees the result in the view; the task needs no more polling."
+  );
+}
+
+// A create refused before any task was made: the model sees the error in its tool result too, but a host may show
+// the view in its place; the summary says plainly that nothing runs, so the model does not wait on it.
+export function refusalSummary(tool: string, error: TaskError): string {
+  return (
+    `The task view showed ${tool} refused before any task was made: ${error.code}: ${error.message} ` +
+    "Nothing is running and nothing was charged for this call."
   );
 }

@@ -1,3 +1,4 @@
+import { personWords } from "./person-words";
 import { isTerminal, type Task, type TaskError } from "./task";
 import { TaskOutput, type Saver } from "./task-output";
 
@@ -11,6 +12,8 @@ export interface CardState {
   task?: Task;
   // A refused call, or what stopped the view from following the task.
   problem?: TaskError;
+  // Said before the problem: what the view was doing when it happened.
+  problemContext?: string;
   // A note beside the task: a cancel the model could not honour, a call the host canceled.
   notice?: string;
   canceling: boolean;
@@ -55,10 +58,13 @@ function Cost({ task }: { task: Task }) {
   ) : null;
 }
 
-function Problem({ problem }: { problem: TaskError }) {
+// A task that failed keeps the model's own wording (safety-cleaned), which says what went wrong with the media; a
+// refused call or a lost connection is told in the view's words (person-words.ts).
+function Problem({ problem, ownWords, before }: { problem: TaskError; ownWords: boolean; before?: string }) {
   return (
-    <p class="problem" role="alert">
-      <code>{problem.code}</code> {problem.message}
+    <p class="problem" role="alert" data-code={problem.code}>
+      {before ? `${before} ` : ""}
+      {ownWords ? problem.message : personWords(problem)}
     </p>
   );
 }
@@ -82,8 +88,8 @@ export function TaskCard({ state, saver, cancel }: { state: CardState; saver: Sa
       {!task && !state.problem && <p class="waiting">Waiting for the task…</p>}
       {running && <Progress task={task} />}
       {task?.status === "succeeded" && <TaskOutput task={task} saver={saver} />}
-      {task?.error && <Problem problem={task.error} />}
-      {state.problem && <Problem problem={state.problem} />}
+      {task?.error && <Problem problem={task.error} ownWords={true} />}
+      {state.problem && <Problem problem={state.problem} ownWords={false} before={state.problemContext} />}
       {state.notice && <p class="notice">{state.notice}</p>}
       {task && <Cost task={task} />}
       {running && !state.cancelRefused && (

@@ -21,6 +21,7 @@ import { maxMessageBytes } from "./message-size.js";
 import { readElidedMessage } from "./oversized-message.js";
 import { insufficientScope, readMessage, refuseInsufficientScope, refuseUnparseable } from "./scope-challenge.js";
 import { createMcpServer } from "./server.js";
+import { primeEventStream } from "./sse-priming.js";
 import { buildToolSet } from "./tools/tool-set.js";
 import { CONNECTION_STYLES, type ToolNameStyle } from "./tools/tool-names.js";
 
@@ -82,7 +83,8 @@ export async function startMcpHttpServer(core: Core): Promise<McpHttpServer> {
     },
     { maxRequestBodySize: bodyLimit, onerror: (error) => core.log.error({ err: error }, "mcp handler error") },
   );
-  const serveMcp = toNodeHandler(handler, { maxRequestBodySize: bodyLimit, onerror: (error) => core.log.error({ err: error }, "mcp handler error") });
+  const primed = { fetch: async (request: Request, options?: Parameters<typeof handler.fetch>[1]) => primeEventStream(request, await handler.fetch(request, options)) };
+  const serveMcp = toNodeHandler(primed, { maxRequestBodySize: bodyLimit, onerror: (error) => core.log.error({ err: error }, "mcp handler error") });
   // DNS-rebinding protection: only requests addressed to this server's own names reach /mcp.
   const allowed = [...localhostAllowedHostnames(), new URL(config.mcp.publicUrl).hostname];
   const validHost = hostHeaderValidation(allowed);

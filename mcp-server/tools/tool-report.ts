@@ -100,10 +100,13 @@ descriptions, input schemas; not titles or annotations): ${modelFacingBytes(tool
 \`structuredContent\` is an object and its first text content the same JSON (output schemas would take the list
 past its budget: docs/decisions.md). The ${links.tools} tools shown with the task view (every create tool and \`svc.tasks.get\`) link it with \`_meta.ui.resourceUri\`: ${links.bytes} bytes of the list.
 
-Tasks: a create tool called by a client that declares the MCP Tasks extension on the request (Claude Code from
-2.1.304 on the 2026-07-28 protocol, the v2 SDK client with \`@modelcontextprotocol/ext-tasks\`) answers a task handle
-instead of the task envelope, and the host follows it with \`tasks/get\`; every other client gets the envelope and
-polls \`svc.tasks.get\`. The listing is the same for both. \`MCP_TASKS=false\` turns the extension off.
+Tasks: a create tool called by a client that declares the MCP Tasks extension on the request answers a task handle
+instead of the task envelope, and the host follows it with \`tasks/get\`. Claude Code declares it in interactive
+sessions on the 2026-07-28 protocol (from 2.1.304; tested with 2.1.332, whose \`claude -p\` does not declare it, and
+\`CLAUDE_CODE_DISABLE_MCP_TASKS=1\` turns it off on the host), moves the call to the background and hands the result
+to its model when the task ends; so does the v2 SDK client with \`@modelcontextprotocol/ext-tasks\`. Every other
+client gets the envelope and polls \`svc.tasks.get\`. The listing is the same for both. \`MCP_TASKS=false\` turns the
+extension off for every client.
 
 A task-creating tool advertises a compact input schema: \`client_request_id\`, the required fields and the main
 text (\`prompt\` or \`input\`) typed without their limits and defaults, every other argument named in the description

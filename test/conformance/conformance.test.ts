@@ -106,6 +106,11 @@ describe("the conformance suite's core scenarios, against the service", () => {
       const checks = await runScenario(suite, proxy.url, scenario);
       results.set(scenario, checks);
       expect(failures(checks)).toEqual([]);
+      // SEP-1699's two SHOULDs are reported as warnings, not failures, when missing: held to success here.
+      if (scenario === "server-sse-polling") {
+        const status = (id: string) => checks.find((check) => check.id === id)?.status;
+        expect([status("server-sse-priming-event"), status("server-sse-retry-field")]).toEqual(["SUCCESS", "SUCCESS"]);
+      }
     }, 180_000);
   }
 });

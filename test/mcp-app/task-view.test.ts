@@ -67,17 +67,17 @@ function sandboxPolicy(csp: { resourceDomains?: string[]; connectDomains?: strin
   ].join("; ");
 }
 
-// The host's server: its page, the sandbox page (reached under another host name), and /mcp passed on to the
-// service with the credential, as a web host's backend holds it.
+// The host's server: its page, the sandbox page (reached under another host name), and /mcp and /mcp/underscore
+// passed on to the service's endpoints of those names with the credential, as a web host's backend holds it.
 async function startHost(): Promise<Server> {
   const [hostScript, sandboxScript] = await Promise.all([bundle("host-page.ts"), bundle("sandbox-page.ts")]);
   const mcp = new URL(m.url);
   const page = (script: string, style: string) => `<!doctype html><html><head><meta charset="utf-8"><style>${style}</style></head><body><script type="module">${script}</script></body></html>`;
   const server = createServer((request: IncomingMessage, response: ServerResponse) => {
     const url = new URL(request.url ?? "/", "http://host");
-    if (url.pathname === "/mcp") {
+    if (url.pathname === "/mcp" || url.pathname === "/mcp/underscore") {
       const { origin: _origin, host: _host, ...headers } = request.headers;
-      const upstream = httpRequest(mcp, { method: request.method, headers: { ...headers, authorization: `Bearer ${m.h.apiKey}` } }, (answer) => {
+      const upstream = httpRequest(new URL(`${mcp.pathname}${url.pathname.slice("/mcp".length)}`, mcp), { method: request.method, headers: { ...headers, authorization: `Bearer ${m.h.apiKey}` } }, (answer) => {
         response.writeHead(answer.statusCode ?? 502, answer.headers);
         answer.pipe(response);
       });
@@ -340,5 +340,42 @@ describe("the task view", () => {
     await ended(view);
     await expect.poll(() => problems().some((text) => /^Loading media from .* violates the following Content Security Policy directive: "media-src data: blob:"/.test(text))).toBe(true);
     await expect(view.locator("audio").evaluate((audio: MediaElement) => audio.readyState)).resolves.toBe(0);
+  });
+  it("tells a person why a create was refused, in words of its own, and the model once that nothing runs", async () => {
+    // The test before this one made the sandbox refuse on purpose; only what this view does counts here.
+    const earlier = problems().length;
+    const { result, view } = await show("svc.speech.synthesize", { client_request_id: randomUUID(), voice: "no_such_voice", input: "Never spoken." });
+    expect(result.isError).toBe(true);
+    expect(result.structuredContent.error.code).toBe("voice_not_found");
+    const problem = view.locator(".problem");
+    await problem.waitFor();
+    await expect(problem.getAttribute("data-code")).resolves.toBe("voice_not_found");
+    const shown = (await view.locator("article.task").textContent()) ?? "";
+    expect(shown).toContain("That voice does not exist. Nothing was started or charged.");
+    // No tool names, REST paths or instructions meant for the agent.
+    expect(shown).not.toMatch(/svc[._]|\/v1\/|poll|resubmit|client_request_id/i);
+    await expect(view.locator("button.cancel").count()).resolves.toBe(0);
+    const told = (await hostLog()).modelContext.filter((entry: Any) => JSON.stringify(entry).includes("voice_not_found"));
+    expect(told).toHaveLength(1);
+    expect(told[0].content[0].text).toContain("Nothing is running and nothing was charged");
+    await screenshot("refused");
+    expect(problems().slice(earlier)).toEqual([]);
+  });
+
+  it("on the underscore endpoint, follows and cancels with the names that endpoint lists", async () => {
+    await page.goto(`${hostUrl}?mcp=/mcp/underscore`);
+    try {
+      await queueFault(m.h, { family: "vendorB", model: "vendorB-2", kind: "hang" });
+      const { result, view } = await show("svc_videos_generate", { client_request_id: randomUUID(), prompt: "A corridor, once more.", model: "vendorB-2", resolution: "480p" });
+      const taskId = result.structuredContent.task_id;
+      await view.locator('article.task[data-status="running"]').waitFor();
+      await view.getByRole("button", { name: "Cancel" }).click();
+      await ended(view, "canceled");
+      const names = new Set((await hostLog()).appToolCalls.filter((call: Any) => call.arguments?.task_id === taskId).map((call: Any) => call.name));
+      expect([...names].sort()).toEqual(["svc_tasks_cancel", "svc_tasks_get"]);
+      expect(await toldModel(taskId)).toContain("was canceled");
+    } finally {
+      await page.goto(hostUrl);
+    }
   });
 });

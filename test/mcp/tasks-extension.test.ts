@@ -183,4 +183,33 @@ describe("the Tasks extension", () => {
       await m.h.startWorker();
     }
   });
+  it("acknowledges a subscriptions/listen for task notifications without the taskIds: the host is told to poll", async () => {
+    const created = await post(framed("tools/call", { name: "svc_speech_synthesize", arguments: speech() }));
+    const taskId = created.result.taskId as string;
+    const listen = framed("subscriptions/listen", { notifications: { taskIds: [taskId] } });
+    const response = await fetch(m.url, {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${m.h.apiKey}`,
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-protocol-version": PROTOCOL,
+        "mcp-method": "subscriptions/listen",
+      },
+      body: JSON.stringify({ jsonrpc: "2.0", id: "listen-1", ...listen }),
+    });
+    expect(response.status).toBe(200);
+    // The stream stays open for change notifications; its first message is the acknowledged filter.
+    const reader = (response.body as ReadableStream<Uint8Array>).pipeThrough(new TextDecoderStream()).getReader();
+    let text = "";
+    while (!/^data: .*acknowledged/m.test(text)) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      text += value;
+    }
+    await reader.cancel();
+    const ack = JSON.parse(/^data: (.*acknowledged.*)$/m.exec(text)?.[1] ?? "null");
+    expect(ack).toMatchObject({ method: "notifications/subscriptions/acknowledged" });
+    expect(ack.params.notifications.taskIds).toBeUndefined();
+  });
 });

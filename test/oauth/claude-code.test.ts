@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { readFile, rm } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { oauthRecords } from "../../core/db/schema/index.js";
 import { listClients } from "../../core/oauth/server/grants.js";
 import { openBrowser, type Browser } from "../console/browser.js";
 import { startMcpHarness, type McpHarness } from "../mcp/support.js";
@@ -51,7 +52,7 @@ afterAll(async () => {
 const issuer = () => m.h.core.config.mcp.publicUrl;
 
 describe("with client ID metadata documents off", () => {
-  it("the metadata offers registration and no metadata documents, and a client named by a URL is refused unfetched", async () => {
+  it("the metadata offers registration and no metadata documents, and a client named by a URL is sent back unfetched", async () => {
     const metadata = (await (await fetch(`${issuer()}/.well-known/oauth-authorization-server`)).json()) as Any;
     expect(metadata.registration_endpoint).toBe(`${issuer()}/oauth/register`);
     expect(metadata.client_id_metadata_document_supported).toBeUndefined();
@@ -63,9 +64,12 @@ describe("with client ID metadata documents off", () => {
       code_challenge: "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM",
       code_challenge_method: "S256",
     }).toString();
+    // To the host's loopback listener, so that a host holding that id from when documents were on drops it and
+    // registers (core/oauth/server/loopback-error-redirect.ts).
     const refused = await fetch(authorize, { redirect: "manual" });
-    expect(refused.status).toBe(400);
-    expect(await refused.text()).toContain("client is invalid");
+    const back = new URL(refused.headers.get("location") as string);
+    expect(back.origin + back.pathname).toBe("http://localhost:4567/callback");
+    expect(back.searchParams.get("error")).toBe("invalid_client");
   });
 });
 
@@ -105,5 +109,43 @@ describe("Claude Code", () => {
     const task = await fetch(`${m.h.baseUrl}/v1/tasks/${created.task_id}`, { headers: { authorization: `Bearer ${m.h.apiKey}` } });
     expect(task.status).toBe(200);
     expect(JSON.parse(prompted.output.slice(prompted.output.indexOf("{"))).result).toBe("The task was created.");
+  });
+  it("after the server forgot it (a database reset), signs in again by registering anew, its files untouched", async () => {
+    const before = (await listClients(m.h.core.db, m.h.tenantId)).map((client) => client.clientId);
+    // Every client, grant and token the authorization server held is gone, as after a reset.
+    await m.h.core.db.delete(oauthRecords);
+    const attempts: string[] = [];
+    let authenticated = false;
+    // A host holding the forgotten id asks with it once, is told invalid_client on its listener at once, drops the
+    // id and registers on the next sign-in; one holding no id registers at the first.
+    for (let attempt = 0; attempt < 2 && !authenticated; attempt += 1) {
+      const started = Date.now();
+      const login = claude.runInTerminal(["mcp", "login", SERVER_NAME]);
+      const opened = new URL(await claude.nextOpenedUrl(30_000).catch((error: Error) => Promise.reject(new Error(`${error.message}\n${login.output()}`))));
+      const clientId = opened.searchParams.get("client_id") as string;
+      if (before.includes(clientId)) {
+        // The browser is sent straight back to the listener with the error; Claude Code ends the sign-in.
+        await browser.page.goto(opened.href).catch(() => undefined);
+        const failed = await login.exited;
+        expect(Date.now() - started).toBeLessThan(30_000);
+        expect(failed.output).toContain("invalid_client");
+        attempts.push("forgotten id");
+        continue;
+      }
+      const answer = await signInAsPerson(browser.page, opened, m.h.apiKey, opened.searchParams.get("redirect_uri") as string);
+      expect(answer.get("code")).toBeTruthy();
+      const loggedIn = await login.exited;
+      expect(loggedIn.code, loggedIn.output).toBe(0);
+      expect(loggedIn.output).toContain(`Authenticated with "${SERVER_NAME}"`);
+      attempts.push("registered");
+      authenticated = true;
+    }
+    // Claude Code 2.1.332 holds the id and no usable token: it asks with the id once, then registers.
+    expect(attempts).toEqual(["forgotten id", "registered"]);
+    const after = (await listClients(m.h.core.db, m.h.tenantId)).map((client) => client.clientId);
+    expect(after).toHaveLength(1);
+    expect(before).not.toContain(after[0]);
+    const listed = await claude.run(["mcp", "list"]);
+    expect(listed.output).toMatch(new RegExp(`${SERVER_NAME}: ${m.url} \\(HTTP\\) - ✔ Connected`));
   });
 });

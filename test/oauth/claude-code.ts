@@ -1,4 +1,4 @@
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { existsSync, renameSync, rmSync } from "node:fs";
 import { chmod, mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -44,17 +44,18 @@ export interface ClaudeCode {
   run(args: string[]): Promise<Run>;
   // `claude -p <text>` in JSON, its model the Messages API at `modelBaseUrl`, with one tool allowed without asking.
   prompt(text: string, modelBaseUrl: string, allowedTool: string): Promise<Run>;
-  // Runs `claude <args>` in a pseudo-terminal (script(1)), for commands that refuse to work without one.
-  runInTerminal(args: string[]): { exited: Promise<Run>; output(): string };
+  // Runs `claude <args>` in a pseudo-terminal (script(1)), for commands that refuse to work without one and for
+  // the interactive session a person types into; `extraEnv` is added to its environment.
+  runInTerminal(args: string[], extraEnv?: Record<string, string>): { exited: Promise<Run>; output(): string; child: ChildProcess };
   // The next URL Claude Code asks the browser to open.
   nextOpenedUrl(timeoutMs: number): Promise<string>;
 }
 
-function collect(child: ReturnType<typeof spawn>): { exited: Promise<Run>; output(): string } {
+function collect(child: ChildProcess): { exited: Promise<Run>; output(): string; child: ChildProcess } {
   let output = "";
   child.stdout?.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));
   child.stderr?.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));
-  return { exited: new Promise((resolve) => child.once("close", (code) => resolve({ code, output }))), output: () => output };
+  return { exited: new Promise((resolve) => child.once("close", (code) => resolve({ code, output }))), output: () => output, child };
 }
 
 const shellQuote = (word: string) => `'${word.replaceAll("'", `'\\''`)}'`;
@@ -90,10 +91,10 @@ export async function claudeCode(binary: string, baseEnv: Record<string, string>
         ENABLE_TOOL_SEARCH: "false",
       });
     },
-    runInTerminal(args) {
+    runInTerminal(args, extraEnv = {}) {
       const command = `stty cols 200 rows 50; exec ${[binary, ...args].map(shellQuote).join(" ")}`;
       // stdin stays an open pipe: script(1) ends when its input does.
-      return collect(spawn("script", ["-qfec", command, "/dev/null"], { cwd: home, env, stdio: ["pipe", "pipe", "pipe"] }));
+      return collect(spawn("script", ["-qfec", command, "/dev/null"], { cwd: home, env: { ...env, ...extraEnv }, stdio: ["pipe", "pipe", "pipe"] }));
     },
     async nextOpenedUrl(timeoutMs) {
       const url = await eventually("Claude Code to open the browser", timeoutMs, async () => (await opened())[seen]);

@@ -4,7 +4,8 @@ import type { AddressInfo } from "node:net";
 // A stand-in for the Anthropic Messages API on loopback, for an agent CLI (Claude Code) whose model calls must stay
 // on this machine. It plays one scripted turn: when a request offers the tool named, it answers a tool_use of it
 // with the arguments given; when the tool's result comes back, it answers a final text. Every other request (a
-// title, a quota check) gets a short text. It records what it was offered and what the tool answered.
+// title, a quota check) gets a short text. It records what it was offered, what the tool answered and every
+// request it was sent (what a later turn tells the model of a task moved to the background).
 
 type Json = Record<string, unknown>;
 interface ContentBlock {
@@ -17,7 +18,7 @@ interface ContentBlock {
   content?: unknown;
   is_error?: boolean;
 }
-interface MessagesRequest {
+export interface MessagesRequest {
   stream?: boolean;
   model?: string;
   tools?: { name: string }[];
@@ -34,6 +35,7 @@ export interface ModelStandIn {
   // The tool names of the first request that offered the tool.
   offeredTools: string[];
   toolResult: ToolResult | null;
+  requests: MessagesRequest[];
   close(): Promise<void>;
 }
 
@@ -82,7 +84,7 @@ function streamMessage(response: ServerResponse, whole: Json): void {
 }
 
 export async function startModelStandIn(tool: { matches: (name: string) => boolean; input: Json }): Promise<ModelStandIn> {
-  const standIn: ModelStandIn = { baseUrl: "", offeredTools: [], toolResult: null, close: async () => undefined };
+  const standIn: ModelStandIn = { baseUrl: "", offeredTools: [], toolResult: null, requests: [], close: async () => undefined };
   const server = createServer((request, response) => {
     void (async () => {
       const path = new URL(request.url ?? "/", "http://stand-in").pathname;
@@ -96,6 +98,7 @@ export async function startModelStandIn(tool: { matches: (name: string) => boole
         response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ input_tokens: 1 }));
         return;
       }
+      standIn.requests.push(asked);
       const model = asked.model ?? "stand-in";
       const toolName = asked.tools?.map((offered) => offered.name).find(tool.matches);
       const blocks = (asked.messages ?? []).flatMap((turn) => (typeof turn.content === "string" ? [] : turn.content));

@@ -152,10 +152,13 @@ describe("dynamic registration", () => {
     expect((await register(roomyIssuer)).status).toBe(503);
     expect(await sweepAt(ttl + 60)).toBe(UNGRANTED_MAX);
 
-    // The swept clients are gone; the granted one stays; registration is open again.
+    // The swept clients are gone (a host asking with one is told invalid_client on its loopback listener, and
+    // registers again); the granted one stays; registration is open again.
     const swept = await fetch(authorizeUrl(roomyIssuer, created[0] as string), { redirect: "manual" });
-    expect(swept.status).toBe(400);
-    expect(swept.headers.get("location")).toBeNull();
+    expect(swept.status).toBe(302);
+    const back = new URL(swept.headers.get("location") as string);
+    expect(back.origin + back.pathname).toBe(callback.redirectUrl);
+    expect(back.searchParams.get("error")).toBe("invalid_client");
     const kept = await fetch(authorizeUrl(roomyIssuer, grantedId), { redirect: "manual" });
     expect(kept.status).toBe(303);
     expect((await register(roomyIssuer)).status).toBe(201);

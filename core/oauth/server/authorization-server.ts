@@ -6,7 +6,9 @@ import { localIssuer, mcpResourceUrl } from "../resource-metadata.js";
 import { SCOPES } from "../scopes.js";
 import type { SigningKey } from "../signing-key.js";
 import { findKeyAccount } from "./key-accounts.js";
+import { loopbackErrorRedirect } from "./loopback-error-redirect.js";
 import { fetchAllowingLoopback } from "./metadata-document-fetch.js";
+import { MetadataDocumentReach } from "./metadata-document-reach.js";
 import { OauthStorage } from "./storage.js";
 
 // Where the built-in authorization server answers, under the issuer (the MCP public URL). The metadata is at the
@@ -88,6 +90,8 @@ export async function createAuthorizationServer(config: Config, db: Db, pages: A
   const signingKey = config.oauth.signingKey;
   if (!signingKey) throw new Error("the built-in authorization server needs OAUTH_SIGNING_KEY");
   const resource = mcpResourceUrl(config);
+  const issuer = localIssuer(config);
+  const reach = new MetadataDocumentReach();
   const configuration: Configuration = {
     adapter: (name: string) => new OauthStorage(db, name),
     jwks: { keys: [{ ...signingKey, use: "sig" }] },
@@ -103,7 +107,11 @@ export async function createAuthorizationServer(config: Config, db: Db, pages: A
       const account = await findKeyAccount(db, id);
       return account ? { accountId: id, claims: () => ({ sub: id }) } : undefined;
     },
-    renderError: (ctx, out) => pages.renderError(ctx, out),
+    renderError: (ctx, out) => {
+      const redirect = loopbackErrorRedirect(ctx, out, issuer);
+      if (redirect) return void ctx.redirect(redirect);
+      pages.renderError(ctx, out);
+    },
     ...(config.outboundAllowLoopbackHttp ? { fetch: fetchAllowingLoopback } : {}),
     // Public clients only: a host on a person's machine or in a browser has nowhere to keep a secret.
     clientAuthMethods: ["none"],
@@ -159,7 +167,9 @@ export async function createAuthorizationServer(config: Config, db: Db, pages: A
       // A host named by its metadata document's URL needs this server to fetch that URL; a deployment that cannot
       // reach arbitrary HTTPS addresses turns it off, and the metadata then offers registration alone, which hosts
       // fall back to (MCP authorization, 2025-11-25: client_id_metadata_document_supported absent).
-      clientIdMetadataDocument: { enabled: config.oauth.clientMetadataDocuments, ack: "draft-02" },
+      // While documents cannot be reached (metadata-document-reach.ts), none is fetched: a host named by one is
+      // answered invalid_client, which sends it to registration.
+      clientIdMetadataDocument: { enabled: config.oauth.clientMetadataDocuments, ack: "draft-02", allowFetch: () => reach.reachable },
       resourceIndicators: {
         enabled: true,
         defaultResource: () => resource,
@@ -171,13 +181,22 @@ export async function createAuthorizationServer(config: Config, db: Db, pages: A
       },
     },
   };
-  const provider = new oidc.default(localIssuer(config), configuration);
+  const provider = new oidc.default(issuer, configuration);
+  provider.on("authorization.error", (_ctx, error) => {
+    if (error.message === "invalid_client" && (error as { error_description?: string }).error_description === "client_id metadata document fetch failed") {
+      reach.noteFetchFailure(error.cause);
+    }
+  });
   // A registration that names no token_endpoint_auth_method is registered public (clientDefaults) but still handed
   // a secret, since oidc-provider decides on a secret from the request as sent; a client given one might use it,
   // which its registered method would refuse.
   provider.use(async (ctx, next) => {
     await next();
-    const body = ctx.body as { token_endpoint_auth_method?: string; client_secret?: string; client_secret_expires_at?: number } | undefined;
+    const body = ctx.body as
+      | { token_endpoint_auth_method?: string; client_secret?: string; client_secret_expires_at?: number; client_id_metadata_document_supported?: boolean }
+      | undefined;
+    // The metadata offers documents only while they can be fetched; without the offer, hosts register.
+    if (ctx.oidc?.route === "discovery" && body && !reach.reachable) delete body.client_id_metadata_document_supported;
     if (ctx.oidc?.route === "registration" && body?.token_endpoint_auth_method === "none") {
       delete body.client_secret;
       delete body.client_secret_expires_at;

@@ -30,7 +30,9 @@ let bridge: AppBridge | null = null;
 function connect() {
   connected ??= (async () => {
     const client = new Client(HOST_INFO);
-    await client.connect(new StreamableHTTPClientTransport(new URL("/mcp", location.href)));
+    // The page's ?mcp= names the endpoint (/mcp, or /mcp/underscore for a host whose model takes only those names).
+    const endpoint = new URLSearchParams(location.search).get("mcp") ?? "/mcp";
+    await client.connect(new StreamableHTTPClientTransport(new URL(endpoint, location.href)));
     const { tools } = await client.listTools();
     return { client, tools: new Map(tools.map((tool) => [tool.name, tool])) };
   })();
