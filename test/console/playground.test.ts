@@ -1,0 +1,155 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import type { Locator, Page } from "playwright-core";
+import { startHarness, type Harness } from "../support/harness.js";
+import { openBrowser, PHONE, screenshot, type Browser } from "./browser.js";
+
+// The console's playground as a person picks it up, in headless Chromium against a whole service (REST, worker,
+// vendor emulator), at a large laptop's window (1440×900) and a phone's (390×844): a task's four images all in
+// sight at once, in Try and on its History page; the lightbox a click opens, its arrow keys, 100 % zoom, Escape,
+// and "use as input" from it. Screenshots go to test-artifacts/console.
+
+// Real tasks through the worker, rendered in two tabs (several seconds each beside other test files on two cores).
+vi.setConfig({ testTimeout: 90_000 });
+
+const LAPTOP = { width: 1440, height: 900 };
+
+let h: Harness;
+let browser: Browser;
+let desk: Page;
+let phone: Page;
+
+beforeAll(async () => {
+  [h, browser] = await Promise.all([startHarness({ worker: true, credits: "1000", env: { WORKER_POLL_INTERVAL_MS: "100" } }), openBrowser(LAPTOP)]);
+  desk = browser.page;
+  phone = await browser.newPage(PHONE);
+});
+afterAll(async () => {
+  await browser?.close();
+  await h?.close();
+});
+
+interface ImageElement {
+  naturalWidth: number;
+  width: number;
+  decode(): Promise<void>;
+}
+
+const size = (page: Page) => page.viewportSize() ?? LAPTOP;
+
+async function signIn(page: Page) {
+  await page.goto(`${h.baseUrl}/`);
+  await page.fill("#api-key", h.apiKey);
+  await page.getByRole("button", { name: "Open the console" }).click();
+  await page.getByRole("navigation", { name: "Console" }).waitFor();
+}
+
+// Every one of the pictures decoded and whole inside the window, without scrolling; their boxes, for the layout.
+async function allInView(page: Page, images: Locator): Promise<{ x: number; y: number; width: number; height: number }[]> {
+  await images.evaluateAll((all: ImageElement[]) => Promise.all(all.map((image) => image.decode())));
+  const boxes = await Promise.all((await images.all()).map((image) => image.boundingBox()));
+  const { width, height } = size(page);
+  for (const box of boxes) {
+    expect(box, "an image is laid out").not.toBeNull();
+    expect(box!.x).toBeGreaterThanOrEqual(0);
+    expect(box!.y).toBeGreaterThanOrEqual(0);
+    expect(box!.x + box!.width, "inside the window's width").toBeLessThanOrEqual(width);
+    expect(box!.y + box!.height, "inside the window's height").toBeLessThanOrEqual(height);
+  }
+  return boxes.map((box) => box!);
+}
+
+// Two columns and two rows: the boxes' distinct left edges and top edges.
+function grid(boxes: { x: number; y: number }[]): { columns: number; rows: number } {
+  return { columns: new Set(boxes.map((b) => Math.round(b.x))).size, rows: new Set(boxes.map((b) => Math.round(b.y))).size };
+}
+
+const fitsWidth = async (page: Page) => (await page.evaluate<number>("document.documentElement.scrollWidth")) <= size(page).width;
+
+describe("the playground", () => {
+  let taskId = "";
+  let artifacts: string[] = [];
+
+  it("shows a task's four images all at once in Try, a 2×2 grid at 1440×900", async () => {
+    await Promise.all([signIn(desk), signIn(phone)]);
+    await desk.goto(`${h.baseUrl}/#/try/text_to_image`);
+    await desk.locator('form[aria-label="text_to_image request"]').waitFor();
+    await desk.locator('[id="field/prompt"]').fill("A lighthouse on a cliff at dawn, watercolor");
+    await desk.locator('[id="field/count"] .segment', { hasText: "4" }).click();
+    await desk.locator("button.run").click();
+    const task = desk.locator(".output article.task");
+    await task.waitFor();
+    taskId = (await task.getAttribute("data-task-id")) ?? "";
+    await desk.locator('.output article.task[data-status="succeeded"]').waitFor({ timeout: 60_000 });
+    artifacts = ((await h.request("GET", `/v1/tasks/${taskId}`)).body.output.artifacts as { artifact_id: string }[]).map((a) => a.artifact_id);
+    expect(artifacts).toHaveLength(4);
+    const images = desk.locator(".output .gallery img");
+    expect(await images.count()).toBe(4);
+    expect(grid(await allInView(desk, images))).toEqual({ columns: 2, rows: 2 });
+    expect(await screenshot(browser, "try-gallery-desktop", { fullPage: false })).toBeGreaterThan(1);
+  });
+
+  it("opens an image in the lightbox on a click; arrows move, 100 % zooms, Escape closes", async () => {
+    await desk.locator(".output .gallery button.enlarge").nth(1).click();
+    const lightbox = desk.locator("dialog.lightbox");
+    await lightbox.waitFor();
+    const shown = lightbox.locator(".lightbox-frame img");
+    const position = lightbox.locator(".lightbox-position");
+    expect(await position.textContent()).toMatch(/^2 of 4 · 2048×1152/);
+    expect(await shown.getAttribute("data-artifact")).toBe(artifacts[1]);
+    // Fitted to the window, whole.
+    expect(await allInView(desk, shown)).toHaveLength(1);
+    expect(await screenshot(browser, "lightbox-desktop", { fullPage: false })).toBeGreaterThan(1);
+
+    await desk.keyboard.press("ArrowRight");
+    await lightbox.locator(".lightbox-position", { hasText: /^3 of 4/ }).waitFor();
+    expect(await shown.getAttribute("data-artifact")).toBe(artifacts[2]);
+    await desk.keyboard.press("ArrowLeft");
+    await desk.keyboard.press("ArrowLeft");
+    await lightbox.locator(".lightbox-position", { hasText: /^1 of 4/ }).waitFor();
+    // Round from the first to the last.
+    await desk.keyboard.press("ArrowLeft");
+    await lightbox.locator(".lightbox-position", { hasText: /^4 of 4/ }).waitFor();
+    expect(await shown.getAttribute("data-artifact")).toBe(artifacts[3]);
+
+    await lightbox.getByRole("button", { name: "100 %" }).click();
+    const actual = await shown.evaluate(async (image: ImageElement) => (await image.decode(), { natural: image.naturalWidth, width: image.width }));
+    expect(actual.width).toBe(actual.natural);
+    expect(await screenshot(browser, "lightbox-actual-size-desktop", { fullPage: false })).toBeGreaterThan(1);
+    await lightbox.getByRole("button", { name: "Fit to window" }).click();
+    expect(await lightbox.locator("a", { hasText: "Download" }).getAttribute("href")).toContain(artifacts[3]);
+
+    await desk.keyboard.press("Escape");
+    await lightbox.waitFor({ state: "detached" });
+    // The focus is back on the picture it was opened from.
+    expect(await desk.evaluate("document.activeElement.getAttribute('aria-label')")).toBe("Enlarge image 2 of 4");
+  });
+
+  it("shows them all at once on the task's History page, on a laptop and on a phone", async () => {
+    await desk.goto(`${h.baseUrl}/#/history/${taskId}`);
+    const images = desk.locator(".task-detail .gallery img");
+    await images.first().waitFor();
+    expect(grid(await allInView(desk, images))).toEqual({ columns: 2, rows: 2 });
+    expect(await screenshot(browser, "history-gallery-desktop", { fullPage: false })).toBeGreaterThan(1);
+
+    await phone.goto(`${h.baseUrl}/#/history/${taskId}`);
+    const small = phone.locator(".task-detail .gallery img");
+    await small.first().waitFor();
+    expect(grid(await allInView(phone, small))).toEqual({ columns: 2, rows: 2 });
+    expect(await fitsWidth(phone)).toBe(true);
+    expect(await screenshot(browser, "history-gallery-phone", { page: phone, fullPage: false })).toBeGreaterThan(1);
+    await phone.locator(".task-detail .gallery button.enlarge").first().click();
+    await phone.locator("dialog.lightbox .lightbox-position", { hasText: /^1 of 4/ }).waitFor();
+    expect(await fitsWidth(phone)).toBe(true);
+    expect(await screenshot(browser, "lightbox-phone", { page: phone, fullPage: false })).toBeGreaterThan(1);
+  });
+
+  it("hands an image on from the lightbox as the input of another capability", async () => {
+    await desk.locator(".task-detail .gallery button.enlarge").nth(2).click();
+    const lightbox = desk.locator("dialog.lightbox");
+    await lightbox.locator("details.menu summary").click();
+    await lightbox.getByRole("button", { name: /Image to video/ }).click();
+    await desk.locator('form[aria-label="image_to_video request"] .media-input.chosen img.preview').waitFor();
+    expect(await desk.locator("dialog.lightbox").count()).toBe(0);
+    expect(await desk.locator('form[aria-label="image_to_video request"] .media-input.chosen code').textContent()).toBe(artifacts[2]);
+  });
+});
