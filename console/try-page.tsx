@@ -8,6 +8,7 @@ import { useLiveQuote } from "./live-quote";
 import { modelOffers } from "./model-offers";
 import { ModelPicker } from "./model-picker";
 import { Prose } from "./prose";
+import { RequestCodeView } from "./request-code-view";
 import { RunBar } from "./run-bar";
 import { isMediaInput, type JsonSchema } from "./schema";
 import { SchemaForm, type FormContext } from "./schema-form";
@@ -194,6 +195,7 @@ export function TryPage({ initialCapability }: { initialCapability: string | und
                 </p>
               </div>
             )}
+            <RequestCodeView card={card} body={body} />
           </section>
         </div>
       )}

@@ -1,31 +1,56 @@
+import { execFile } from "node:child_process";
+import { mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import type { Client, JsonSchemaType } from "@modelcontextprotocol/client";
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/client/validators/ajv";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Locator, Page } from "playwright-core";
-import { startHarness, type Harness } from "../support/harness.js";
+import { startMcpHarness, type McpHarness } from "../mcp/support.js";
+import type { Harness } from "../support/harness.js";
 import { openBrowser, PHONE, screenshot, type Browser } from "./browser.js";
 
 // The console's playground as a person picks it up, in headless Chromium against a whole service (REST, worker,
 // vendor emulator), at a large laptop's window (1440×900) and a phone's (390×844): a task's four images all in
 // sight at once, in Try and on its History page; the lightbox a click opens, its arrow keys, 100 % zoom, Escape,
-// and "use as input" from it. Screenshots go to test-artifacts/console.
+// and "use as input" from it; the request as code, copied and run as a person would (curl in bash, the TypeScript
+// compiled and run, the MCP call checked against tools/list and sent). Screenshots go to test-artifacts/console.
 
 // Real tasks through the worker, rendered in two tabs (several seconds each beside other test files on two cores).
 vi.setConfig({ testTimeout: 90_000 });
 
 const LAPTOP = { width: 1440, height: 900 };
+const ROOT = path.resolve(import.meta.dirname, "../..");
+const run = promisify(execFile);
 
+let m: McpHarness;
 let h: Harness;
+let mcp: Client;
+let scratch: string;
 let browser: Browser;
 let desk: Page;
 let phone: Page;
 
 beforeAll(async () => {
-  [h, browser] = await Promise.all([startHarness({ worker: true, credits: "1000", env: { WORKER_POLL_INTERVAL_MS: "100" } }), openBrowser(LAPTOP)]);
+  [m, browser, scratch] = await Promise.all([
+    startMcpHarness({ credits: "1000", env: { WORKER_POLL_INTERVAL_MS: "100" } }),
+    openBrowser(LAPTOP),
+    mkdtemp(path.join(tmpdir(), "console-snippets-")),
+  ]);
+  h = m.h;
+  mcp = await m.connect();
   desk = browser.page;
   phone = await browser.newPage(PHONE);
+  await browser.context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: h.baseUrl });
+  // A project for the TypeScript snippet: the checkout's packages, the client's name pointed at its sources.
+  await symlink(path.join(ROOT, "node_modules"), path.join(scratch, "node_modules"), "dir");
+  await writeFile(path.join(scratch, "package.json"), JSON.stringify({ name: "my-project", version: "1.0.0" }));
 });
 afterAll(async () => {
   await browser?.close();
-  await h?.close();
+  await m?.close();
+  if (scratch) await rm(scratch, { recursive: true, force: true });
 });
 
 interface ImageElement {
@@ -151,5 +176,89 @@ describe("the playground", () => {
     await desk.locator('form[aria-label="image_to_video request"] .media-input.chosen img.preview').waitFor();
     expect(await desk.locator("dialog.lightbox").count()).toBe(0);
     expect(await desk.locator('form[aria-label="image_to_video request"] .media-input.chosen code').textContent()).toBe(artifacts[2]);
+  });
+
+  // The snippet a copy button puts on the clipboard.
+  async function copied(language: string): Promise<string> {
+    const panel = desk.locator("details.request-code");
+    await panel.locator(".segment", { hasText: language }).click();
+    await panel.getByRole("button", { name: `Copy ${language}` }).click();
+    await panel.getByRole("button", { name: "Copied" }).waitFor();
+    return desk.evaluate<string>("navigator.clipboard.readText()");
+  }
+
+  // Each snippet as a person takes it: curl run by bash with the key in its variable (a wrapper adds the status
+  // line), the TypeScript run by tsx (and type-checked below, all in one tsc run: tsc takes seconds to start), the
+  // MCP message checked against the tool's schema in tools/list and sent. Returns the task the curl made.
+  const typescriptSnippets: string[] = [];
+  async function runSnippets(name: string): Promise<Record<string, unknown>> {
+    const env = { ...process.env, SVC_API_KEY: h.apiKey };
+    const curl = await copied("curl");
+    expect(curl).toContain("$SVC_API_KEY");
+    expect(curl).not.toContain(h.apiKey);
+    const shell = await run("bash", ["-c", `curl() { command curl -w '\n%{http_code}' "$@"; }\n${curl}`], { env });
+    const [answer, status] = shell.stdout.trim().split(/\n(?=\d{3}$)/);
+    expect(status).toBe("202");
+    const created = JSON.parse(answer!) as { task_id: string; status: string };
+    expect(created.task_id).toMatch(/^task_/);
+
+    const typescript = await copied("TypeScript");
+    expect(typescript).toContain('from "@media-task-service/client"');
+    const file = path.join(scratch, `${name}.mts`);
+    await writeFile(file, typescript.replace('"@media-task-service/client"', JSON.stringify(path.join(ROOT, "client/src/index.js"))));
+    typescriptSnippets.push(file);
+    const ran = await run(path.join(ROOT, "node_modules/.bin/tsx"), [file], { cwd: scratch, env });
+    expect(ran.stdout).toMatch(/^task_\S+ succeeded /);
+
+    const message = JSON.parse(await copied("MCP tool call")) as { method: string; params: { name: string; arguments: Record<string, unknown> } };
+    expect(message.method).toBe("tools/call");
+    const tool = (await mcp.listTools()).tools.find((t) => t.name === message.params.name);
+    expect(tool, `tools/list has ${message.params.name}`).toBeDefined();
+    const validate = new AjvJsonSchemaValidator().getValidator(tool!.inputSchema as JsonSchemaType);
+    expect(validate(message.params.arguments)).toMatchObject({ valid: true });
+    const called = await mcp.callTool(message.params);
+    expect(called.isError ?? false).toBe(false);
+    return (await h.request("GET", `/v1/tasks/${created.task_id}`)).body;
+  }
+
+  it("writes a speech request as curl, TypeScript and an MCP call that run as copied, following the form", async () => {
+    await desk.goto(`${h.baseUrl}/#/try/text_to_speech`);
+    await desk.locator('[id="field/voice"] option[value="en_male_atlas"]').waitFor({ state: "attached" });
+    await desk.locator('[id="field/voice"]').selectOption("en_male_atlas");
+    await desk.locator('[id="field/input"]').fill("Copied from the console.");
+    await desk.locator("details.request-code summary").click();
+    const snippet = desk.locator("details.request-code pre.code");
+    expect(await snippet.textContent()).toContain('"input": "Copied from the console."');
+    // It follows the form as it changes.
+    await desk.locator('[id="field/input"]').fill("It's copied from the console.");
+    await desk.locator("details.request-code pre.code", { hasText: `It'\\''s copied from the console.` }).waitFor();
+    expect(await screenshot(browser, "request-code-desktop", { fullPage: false })).toBeGreaterThan(1);
+    await phone.goto(`${h.baseUrl}/#/try/text_to_speech`);
+    await phone.locator("details.request-code summary").click();
+    await phone.locator("details.request-code pre.code").scrollIntoViewIfNeeded();
+    expect(await fitsWidth(phone)).toBe(true);
+    expect(await screenshot(browser, "request-code-phone", { page: phone, fullPage: false })).toBeGreaterThan(1);
+    const task = await runSnippets("speech");
+    expect(task.input).toMatchObject({ input: "It's copied from the console.", voice: "en_male_atlas" });
+  });
+
+  it("writes an image request the same way", async () => {
+    await desk.goto(`${h.baseUrl}/#/try/text_to_image`);
+    await desk.locator('[id="field/prompt"]').fill("A kite, from a snippet");
+    await desk.locator('[id="field/count"] .segment', { hasText: "2" }).click();
+    await desk.locator("details.request-code summary").click();
+    await desk.locator("details.request-code pre.code", { hasText: '"count": 2' }).waitFor();
+    const task = await runSnippets("image");
+    expect(task.input).toMatchObject({ prompt: "A kite, from a snippet", count: 2 });
+  });
+
+  it("writes TypeScript that type-checks under strict tsc against the client", async () => {
+    expect(typescriptSnippets).toHaveLength(2);
+    const tsc = ["--noEmit", "--strict", "--module", "nodenext", "--moduleResolution", "nodenext", "--target", "es2022", "--types", "node", ...typescriptSnippets];
+    const compiled = await run(path.join(ROOT, "node_modules/.bin/tsc"), tsc, { cwd: scratch }).then(
+      () => "",
+      (error: { stdout: string }) => error.stdout,
+    );
+    expect(compiled).toBe("");
   });
 });
