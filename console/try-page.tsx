@@ -179,6 +179,12 @@ export function TryPage({ initialCapability }: { initialCapability: string | und
               e.preventDefault();
               void create();
             }}
+            // Ctrl+Enter (Cmd+Enter on a Mac) runs from any field, as in the playgrounds people know.
+            onKeyDown={(e) => {
+              if (e.key !== "Enter" || !(e.ctrlKey || e.metaKey) || busy) return;
+              e.preventDefault();
+              (e.currentTarget as HTMLFormElement).requestSubmit();
+            }}
           >
             <SchemaForm schema={schema} body={body} onBody={(next) => setBody((next ?? {}) as Record<string, unknown>)} ctx={ctx} />
             <ErrorView error={failure} />

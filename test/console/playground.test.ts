@@ -261,4 +261,32 @@ describe("the playground", () => {
     );
     expect(compiled).toBe("");
   });
+
+  it("runs on Ctrl+Enter, counts a text's length at its field, sorts what it offers and says it in people's words", async () => {
+    await desk.goto(`${h.baseUrl}/#/try/text_to_video`);
+    await desk.locator('form[aria-label="text_to_video request"]').waitFor();
+    // Under auto, the live models' resolutions together, smallest first.
+    const resolutions = (await desk.locator('[id="field/resolution"] .segment').allTextContents()).filter((r) => /^\d/.test(r));
+    expect(resolutions.length).toBeGreaterThan(2);
+    expect(resolutions).toEqual([...resolutions].sort((a, b) => parseInt(a) - parseInt(b)));
+    // Under a group of offered values, no schema phrase ("1 to 16 characters", "default \"16:9\"").
+    for (const help of await desk.locator('.segments[role="radiogroup"] ~ .hint').allTextContents()) {
+      expect(help).not.toMatch(/characters|\d+ to \d+|default "/);
+    }
+
+    await desk.goto(`${h.baseUrl}/#/try/text_to_image`);
+    const prompt = desk.locator('[id="field/prompt"]');
+    await prompt.fill("Run from the keyboard 🙂");
+    const counter = desk.locator('[id="field/prompt-help"] .counter');
+    expect(await counter.textContent()).toBe("23 / 20,000");
+    await prompt.fill("x".repeat(20_012));
+    expect(await counter.textContent()).toBe("20,012 / 20,000 · 12 too many");
+    expect(await counter.getAttribute("class")).toContain("error-text");
+    expect(await desk.locator('[id="field/prompt-help"]').textContent()).not.toContain("at most 20000 characters");
+    expect(await screenshot(browser, "length-counter-desktop", { fullPage: false })).toBeGreaterThan(1);
+    await prompt.fill("Run from the keyboard");
+    await prompt.press("Control+Enter");
+    await desk.locator('.output article.task[data-status="succeeded"]').waitFor({ timeout: 60_000 });
+    expect(await desk.locator(".output article.task h3").textContent()).toContain("Run from the keyboard");
+  });
 });
