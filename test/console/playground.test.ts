@@ -8,7 +8,7 @@ import { AjvJsonSchemaValidator } from "@modelcontextprotocol/client/validators/
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Locator, Page } from "playwright-core";
 import { startMcpHarness, type McpHarness } from "../mcp/support.js";
-import type { Harness } from "../support/harness.js";
+import { waitForTask, type Harness } from "../support/harness.js";
 import { openBrowser, PHONE, screenshot, type Browser } from "./browser.js";
 
 // The console's playground as a person picks it up, in headless Chromium against a whole service (REST, worker,
@@ -288,5 +288,40 @@ describe("the playground", () => {
     await prompt.press("Control+Enter");
     await desk.locator('.output article.task[data-status="succeeded"]').waitFor({ timeout: 60_000 });
     expect(await desk.locator(".output article.task h3").textContent()).toContain("Run from the keyboard");
+  });
+
+  it("shows a running task's steps with their times, against how long the model usually takes", async () => {
+    // One video on the model before: the account's history is what "typically" is measured from.
+    const before = await h.request("POST", "/v1/videos/text-to-video", { body: { prompt: "A first boat", model: "vendorB-2-mini" }, idempotencyKey: `steps-${Date.now()}` });
+    expect(before.status).toBe(202);
+    await waitForTask(h, before.body.task_id, ["succeeded"]);
+
+    await desk.goto(`${h.baseUrl}/#/try/text_to_video`);
+    await desk.locator('[id="field/model"]').selectOption("vendorB-2-mini");
+    await desk.locator('[id="field/prompt"]').fill("A paper boat drifting down a rain-soaked street");
+    await desk.locator("button.run").click();
+    const steps = desk.locator(".output .task-steps");
+    await steps.locator('li[data-step="vendor"]').waitFor({ timeout: 30_000 });
+    const taskId = (await desk.locator(".output article.task").getAttribute("data-task-id")) ?? "";
+    expect(await steps.locator("li").first().textContent()).toMatch(/^0\.0 s Queued/);
+    expect(await steps.locator("[data-typical]").textContent()).toMatch(/vendorB-2-mini typically takes \d+\.\d s \(median of your last 1 task on it\)/);
+    expect(await screenshot(browser, "steps-desktop", { fullPage: false })).toBeGreaterThan(1);
+
+    // Opened while it runs, on a phone: its steps from then on.
+    await phone.goto(`${h.baseUrl}/#/history/${taskId}`);
+    await phone.locator(".task-detail .task-steps li").first().waitFor();
+    expect(await fitsWidth(phone)).toBe(true);
+    expect(await screenshot(browser, "steps-phone", { page: phone, fullPage: false })).toBeGreaterThan(1);
+
+    await desk.locator('.output article.task[data-status="succeeded"]').waitFor({ timeout: 60_000 });
+    const keys = await steps.locator("li").evaluateAll((all: { dataset: { step: string } }[]) => all.map((li) => li.dataset.step));
+    expect(keys[0]).toBe("queued");
+    expect(keys).toContain("vendor");
+    expect(keys[keys.length - 1]).toBe("succeeded");
+    const times = (await steps.locator(".step-time").allTextContents()).map((t) => parseFloat(t));
+    expect(times).toEqual([...times].sort((a, b) => a - b));
+    const task = (await h.request("GET", `/v1/tasks/${taskId}`)).body;
+    const took = (Date.parse(task.completed_at) - Date.parse(task.created_at)) / 1000;
+    expect(await steps.locator(".step-clock").textContent()).toContain(`Took ${took.toFixed(1)} s`);
   });
 });
