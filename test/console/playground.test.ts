@@ -324,4 +324,42 @@ describe("the playground", () => {
     const took = (Date.parse(task.completed_at) - Date.parse(task.created_at)) / 1000;
     expect(await steps.locator(".step-clock").textContent()).toContain(`Took ${took.toFixed(1)} s`);
   });
+
+  it("runs one request on two models side by side, each its own task and price, and keeps one", async () => {
+    for (const page of [desk, phone]) {
+      await page.goto(`${h.baseUrl}/#/try/text_to_image`);
+      await page.locator('[id="field/prompt"]').fill("Two kites, two models");
+      await page.locator("details.side-by-side summary").click();
+      const boxes = page.locator("details.side-by-side input[type=checkbox]");
+      expect(await boxes.count()).toBeGreaterThan(1);
+      await boxes.nth(0).check();
+      await boxes.nth(1).check();
+      await page.getByRole("button", { name: "Run on 2 models" }).click();
+      await page.locator('.compare-column[data-status="succeeded"]').nth(1).waitFor({ timeout: 60_000 });
+      expect(await page.locator(".compare-column").count()).toBe(2);
+      expect(await fitsWidth(page)).toBe(true);
+    }
+    const columns = desk.locator(".compare-column");
+    const models = await columns.evaluateAll((all: { dataset: { model: string } }[]) => all.map((c) => c.dataset.model));
+    expect(new Set(models).size).toBe(2);
+    for (const [i, model] of models.entries()) {
+      const column = columns.nth(i);
+      expect(await column.locator("h3").textContent()).toBe(model);
+      expect(await column.locator("[data-cost]").textContent()).toMatch(/^0\.\d+ credits$/);
+      expect(await column.locator("[data-took]").textContent()).toMatch(/^\d+\.\d s$/);
+      await column.locator(".gallery img").waitFor();
+    }
+    // Two tasks, each on its model, with its own key.
+    const tasks = (await h.request("GET", "/v1/tasks?capability=text_to_image&limit=10")).body.data.filter((t: { input: { prompt: string } }) => t.input.prompt === "Two kites, two models");
+    expect(tasks.length).toBe(4);
+    expect(await screenshot(browser, "side-by-side-desktop", { fullPage: false })).toBeGreaterThan(1);
+    await phone.locator(".comparison").scrollIntoViewIfNeeded();
+    expect(await screenshot(browser, "side-by-side-phone", { page: phone, fullPage: false })).toBeGreaterThan(1);
+
+    await columns.nth(1).getByRole("button", { name: "Keep this one" }).click();
+    await desk.locator(".output article.task").waitFor();
+    expect(await desk.locator(".compare-column").count()).toBe(0);
+    expect(await desk.locator('[id="field/model"]').inputValue()).toBe(models[1]);
+    expect(await desk.locator(".output .task-facts").textContent()).toContain(models[1]);
+  });
 });
