@@ -2,6 +2,7 @@ import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { api, createRoute, fieldErrors, operationRoute, ServiceError } from "./api";
 import { capabilityArea, capabilityCard, capabilityList, capabilityTitle } from "./catalog";
 import { ErrorView } from "./error-view";
+import { Examples } from "./examples-view";
 import { takeHandOff } from "./hand-off";
 import { newIdempotencyKey } from "./idempotency-key";
 import { useLiveQuote } from "./live-quote";
@@ -227,6 +228,7 @@ export function TryPage({ initialCapability }: { initialCapability: string | und
                 <p class="hint">
                   <code>POST {card.path}</code> · {card.billing_mode === "prepaid" ? "paid when it is created, refunded if it fails" : "paid when it succeeds"}
                 </p>
+                <Examples capability={card.id} onLoad={setBody} />
               </div>
             )}
             <RequestCodeView card={card} body={body} />

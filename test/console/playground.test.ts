@@ -53,6 +53,26 @@ afterAll(async () => {
   if (scratch) await rm(scratch, { recursive: true, force: true });
 });
 
+interface MediaElement {
+  currentTime: number;
+  duration: number;
+  readyState: number;
+  play(): Promise<void>;
+  pause(): void;
+  addEventListener(type: string, listener: (value: unknown) => void, options: { once: boolean }): void;
+}
+
+// Played until its time moves: what it lasts and how far it got.
+async function plays(media: Locator): Promise<{ currentTime: number; duration: number }> {
+  return media.evaluate(async (element: MediaElement) => {
+    if (element.readyState < 1) await new Promise((resolve) => element.addEventListener("loadedmetadata", resolve, { once: true }));
+    await element.play();
+    while (element.currentTime === 0) await new Promise((resolve) => element.addEventListener("timeupdate", resolve, { once: true }));
+    element.pause();
+    return { currentTime: element.currentTime, duration: element.duration };
+  });
+}
+
 interface ImageElement {
   naturalWidth: number;
   width: number;
@@ -361,5 +381,38 @@ describe("the playground", () => {
     expect(await desk.locator(".compare-column").count()).toBe(0);
     expect(await desk.locator('[id="field/model"]').inputValue()).toBe(models[1]);
     expect(await desk.locator(".output .task-facts").textContent()).toContain(models[1]);
+  });
+
+  it("offers examples with the outputs the service made of them, loaded into the form with a click", async () => {
+    // A fresh form: the tab shows the task kept from the side by side.
+    await desk.goto(`${h.baseUrl}/#/history`);
+    await desk.goto(`${h.baseUrl}/#/try/text_to_image`);
+    const lighthouse = desk.locator('.examples li[data-example="lighthouse"]');
+    await lighthouse.waitFor();
+    expect(await desk.locator(".examples li.example").count()).toBeGreaterThan(1);
+    const pictures = await lighthouse.locator("img").evaluateAll((all: ImageElement[]) => Promise.all(all.map(async (image) => (await image.decode(), image.naturalWidth))));
+    expect(pictures).toEqual([2048, 2048]);
+    expect(await screenshot(browser, "examples-desktop", { fullPage: false })).toBeGreaterThan(1);
+    await lighthouse.getByRole("button", { name: "Load into the form" }).click();
+    expect(await desk.locator('[id="field/prompt"]').inputValue()).toBe("A lighthouse on a cliff at dawn, watercolor");
+    expect(await desk.locator('[id="field/count"] .segment.checked').textContent()).toBe("2");
+
+    await desk.goto(`${h.baseUrl}/#/try/text_to_speech`);
+    const news = desk.locator('.examples li[data-example="news"]');
+    expect((await plays(news.locator("audio"))).currentTime).toBeGreaterThan(0);
+    await news.getByRole("button", { name: "Load into the form" }).click();
+    expect(await desk.locator('[id="field/input"]').inputValue()).toBe("Good evening. Here is the news at seven.");
+    await desk.locator('[id="field/voice"]').locator('option[value="en_male_atlas"]').waitFor({ state: "attached" });
+    expect(await desk.locator('[id="field/voice"]').inputValue()).toBe("en_male_atlas");
+    expect(await desk.locator('[id="field/format"] .segment.checked').textContent()).toBe("wav");
+
+    await phone.goto(`${h.baseUrl}/#/try/text_to_video`);
+    const boat = phone.locator('.examples li[data-example="boat"]');
+    expect((await plays(boat.locator("video"))).duration).toBeGreaterThan(1);
+    await boat.scrollIntoViewIfNeeded();
+    expect(await fitsWidth(phone)).toBe(true);
+    expect(await screenshot(browser, "examples-phone", { page: phone, fullPage: false })).toBeGreaterThan(1);
+    await boat.getByRole("button", { name: "Load into the form" }).click();
+    expect(await phone.locator('[id="field/model"]').inputValue()).toBe("vendorB-2-mini");
   });
 });
