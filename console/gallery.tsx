@@ -1,6 +1,6 @@
 import { useState } from "preact/hooks";
 import { ArtifactActions } from "./artifact-actions";
-import { galleryGrid } from "./gallery-grid";
+import { galleryClass } from "./gallery-grid";
 import { Lightbox } from "./lightbox";
 import type { Artifact } from "./types";
 
@@ -10,11 +10,10 @@ import type { Artifact } from "./types";
 
 export function Gallery({ images, label }: { images: Artifact[]; label(artifact: Artifact): string }) {
   const [open, setOpen] = useState<number | null>(null);
-  const grid = galleryGrid(images.length);
   const several = images.length > 1;
   return (
     <>
-      <div class={grid.className}>
+      <div class={galleryClass(images.length)}>
         {images.map((image, i) => (
           <figure class="artifact image-artifact" data-artifact={image.artifact_id}>
             <button type="button" class="enlarge" onClick={() => setOpen(i)} aria-label={`Enlarge image ${several ? `${i + 1} of ${images.length}` : ""}`.trim()}>

@@ -57,7 +57,9 @@ function Column({ entry, onKeep }: { entry: Entry; onKeep(task: Task): void }) {
     const abort = new AbortController();
     followTask(entry.task.task_id, (change) => setTask((t) => t && { ...t, status: change.status as Task["status"], progress: change.progress }), abort.signal)
       .then(setTask)
-      .catch((e: unknown) => abort.signal.aborted || setError(e));
+      .catch((e: unknown) => {
+        if (!abort.signal.aborted) setError(e);
+      });
     return () => abort.abort();
   }, []);
   const took = task && secondsOf(task);

@@ -1,4 +1,4 @@
-import { galleryGrid } from "../console/gallery-grid";
+import { galleryClass } from "../console/gallery-grid";
 import type { Artifact, Task } from "./task";
 
 // What a finished task made, shown the way people take it in: images (in the console's grid), players
@@ -17,7 +17,7 @@ function size(bytes: number): string {
 
 function Gallery({ images }: { images: Artifact[] }) {
   return (
-    <div class={galleryGrid(images.length).className}>
+    <div class={galleryClass(images.length)}>
       {images.map((image, i) => (
         <img key={image.artifact_id} src={image.url} width={image.width} height={image.height} alt={`Image ${i + 1} of ${images.length}, ${image.width}×${image.height}`} />
       ))}
