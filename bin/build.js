@@ -14,9 +14,11 @@ const STAMP = path.join(DIST, ".build-stamp");
 const LOCK = path.join(DIST, ".build-lock");
 // The folders tsconfig.build.json compiles, and the files that change what it emits.
 const SOURCE_DIRS = ["core", "cli", "scripts", "http-face", "mcp-server", "rest-server", "worker", "emulator", "bench", "console", "mcp-app"];
-const SOURCE_EXTENSIONS = [".ts", ".tsx", ".css", ".html", ".svg"];
+// .json: the console's examples.json, rewritten with its outputs.
+const SOURCE_EXTENSIONS = [".ts", ".tsx", ".css", ".html", ".svg", ".json"];
 const CONSOLE_SOURCE = path.join(ROOT, "console");
 const CONSOLE_DIST = path.join(DIST, "console");
+const CONSOLE_EXAMPLES = path.join(CONSOLE_SOURCE, "examples");
 const TASK_APP_SOURCE = path.join(ROOT, "mcp-app");
 const TASK_APP_PAGE = path.join(DIST, "mcp-app", "task.html");
 const CONFIG_FILES = ["tsconfig.json", "tsconfig.build.json"];
@@ -108,6 +110,8 @@ function buildConsole(require) {
   for (const name of readdirSync(CONSOLE_SOURCE)) {
     if ([".html", ".svg"].includes(path.extname(name))) copyFileSync(path.join(CONSOLE_SOURCE, name), path.join(CONSOLE_DIST, name));
   }
+  // Try's examples and the outputs the service made of them (scripts/console-examples.ts), beside the page.
+  for (const name of readdirSync(CONSOLE_EXAMPLES)) copyFileSync(path.join(CONSOLE_EXAMPLES, name), path.join(CONSOLE_DIST, name));
   return 0;
 }
 

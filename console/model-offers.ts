@@ -30,13 +30,19 @@ function fieldOf(constraint: string): string {
 
 const isOffered = (value: unknown): value is Offered => ["string", "number", "boolean"].includes(typeof value);
 
+// Values read in order of size when each is a number or starts with one (480p, 720p, 1080p; 1K, 2K, 4K; 5, 10): a
+// card or a union of cards may list them in any order. Words (low, medium, high) keep the order the card gives.
+function sorted(values: Offered[]): Offered[] {
+  if (!values.every((v) => typeof v === "number" || (typeof v === "string" && /^\d/.test(v)))) return values;
+  return [...values].sort((a, b) => String(a).localeCompare(String(b), "en", { numeric: true }));
+}
+
 function merge(offers: Offers, field: string, next: FieldOffer) {
   const current = offers.get(field);
   if (!current) return void offers.set(field, next);
   const union = current.values || next.values ? [...new Set([...(current.values ?? []), ...(next.values ?? [])])] : undefined;
-  const values = union?.every((v) => typeof v === "number") ? union.sort((a, b) => Number(a) - Number(b)) : union;
   offers.set(field, {
-    values,
+    values: union && sorted(union),
     unsupported: current.unsupported === true && next.unsupported === true ? true : undefined,
     min: current.min === undefined || next.min === undefined ? undefined : Math.min(current.min, next.min),
     max: current.max === undefined || next.max === undefined ? undefined : Math.max(current.max, next.max),
@@ -71,13 +77,13 @@ function offersOf(card: ModelCard, context: Record<string, unknown>, scope: stri
     // A boolean names its field whole; an empty list is a field the model takes no value of.
     if (typeof value === "boolean") offers.set(key, value ? {} : { unsupported: true });
     else if (Array.isArray(value) && value.length === 0) offers.set(field, { unsupported: true });
-    else if (Array.isArray(value) && value.every(isOffered)) offers.set(field, { values: value });
+    else if (Array.isArray(value) && value.every(isOffered)) offers.set(field, { values: sorted(value) });
     else if (value && typeof value === "object" && !Array.isArray(value)) {
       const table = value as Record<string, unknown>;
       if (typeof table.min === "number" && typeof table.max === "number") offers.set(field, { min: table.min, max: table.max });
       const chosen = Object.values(context).find((v) => isOffered(v) && Array.isArray(table[String(v)]));
       const list = chosen === undefined ? undefined : (table[String(chosen)] as unknown[]);
-      if (list && list.every(isOffered)) offers.set(field, { values: list });
+      if (list && list.every(isOffered)) offers.set(field, { values: sorted(list) });
     }
   }
   for (const [field, value] of defaults) offers.set(field, { ...offers.get(field), modelDefault: value });

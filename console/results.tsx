@@ -1,11 +1,12 @@
 import { ArtifactActions, CopyButton } from "./artifact-actions";
+import { Gallery } from "./gallery";
 import { handOff } from "./hand-off";
 import type { Artifact, Task } from "./types";
 import { Audio, Video } from "./media-element";
 
-// What a finished task produced, the way people look at it: images at their own size side by side, a video
-// player, audio players with their length (their URLs serve byte ranges, so the players seek), text as text, a
-// cloned voice ready to speak with; each with what can be done with it next.
+// What a finished task produced, the way people look at it: images in a grid that fits the window (gallery.tsx),
+// a video player, audio players with their length (their URLs serve byte ranges, so the players seek), text as
+// text, a cloned voice ready to speak with; each with what can be done with it next.
 
 export function duration(seconds: number | undefined): string {
   if (seconds === undefined) return "";
@@ -19,13 +20,12 @@ function caption(artifact: Artifact): string {
   return [artifact.role, artifact.format, size, length, `${Math.ceil(artifact.byte_size / 1024)} KiB`].filter(Boolean).join(" · ");
 }
 
-function ArtifactView({ artifact }: { artifact: Artifact }) {
+// A video or audio result in its player.
+function PlayerView({ artifact }: { artifact: Artifact }) {
   const label = caption(artifact);
   return (
     <figure class={`artifact ${artifact.kind}-artifact`} data-artifact={artifact.artifact_id}>
-      {artifact.kind === "image" ? (
-        <img src={artifact.url} width={artifact.width} height={artifact.height} alt={`Result: ${label}`} />
-      ) : artifact.kind === "video" ? (
+      {artifact.kind === "video" ? (
         <Video controls preload="metadata" playsInline src={artifact.url} width={artifact.width} height={artifact.height} aria-label={`Result: ${label}`} />
       ) : (
         <Audio controls preload="metadata" src={artifact.url} aria-label={`Result: ${label}`} />
@@ -61,15 +61,9 @@ export function Results({ task }: { task: Task }) {
           </button>
         </p>
       )}
-      {images.length > 0 && (
-        <div class="gallery">
-          {images.map((a) => (
-            <ArtifactView artifact={a} />
-          ))}
-        </div>
-      )}
+      {images.length > 0 && <Gallery images={images} label={caption} />}
       {others.map((a) => (
-        <ArtifactView artifact={a} />
+        <PlayerView artifact={a} />
       ))}
     </section>
   );

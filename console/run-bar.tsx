@@ -13,6 +13,9 @@ function refusalText(error: unknown): string {
   return `${error.code}: ${error.message}`;
 }
 
+// Cmd on a Mac, Ctrl elsewhere (try-page.tsx takes both).
+const SHORTCUT = /Mac|iPhone|iPad/.test(navigator.userAgent) ? "⌘ Enter" : "Ctrl+Enter";
+
 export function RunBar({ quote, missing, busy, label }: { quote: QuoteState; missing: string[]; busy: boolean; label: string }) {
   return (
     <div class="run-bar">
@@ -34,9 +37,14 @@ export function RunBar({ quote, missing, busy, label }: { quote: QuoteState; mis
           </span>
         )}
       </p>
-      <button type="submit" class="run" disabled={busy}>
-        {busy ? "Sending…" : label}
-      </button>
+      <span class="run-action">
+        <button type="submit" class="run" disabled={busy} aria-keyshortcuts="Control+Enter Meta+Enter">
+          {busy ? "Sending…" : label}
+        </button>
+        <kbd class="shortcut" aria-hidden="true">
+          or {SHORTCUT}
+        </kbd>
+      </span>
     </div>
   );
 }

@@ -207,6 +207,30 @@ function Control(props: FieldProps & FieldControlProps & { parent?: JsonSchema }
   }
 }
 
+// What bounds a field says in words. Offered values say theirs by being the ones offered (their length or range
+// in words would be the schema's, not the person's); a text's length is counted as it is typed (LengthCounter).
+function fieldBounds(name: string, schema: JsonSchema, offer: FieldOffer | undefined): string {
+  const kind = fieldKind(name, schema);
+  if (kind.kind !== "media" && kind.kind !== "const" && choicesOf(name, schema, offer) !== null) return "";
+  if (kind.kind === "text" && schema.maxLength !== undefined) return boundsText({ ...schema, minLength: undefined, maxLength: undefined });
+  return boundsText(schema);
+}
+
+const count = new Intl.NumberFormat("en");
+
+// "812 / 20,000" beside a text field with a limit, as it is typed, in characters as JSON Schema and the service
+// count them (code points: an emoji is one); past the limit it says by how much, in the error colour.
+function LengthCounter({ value, max }: { value: unknown; max: number }) {
+  const length = typeof value === "string" ? [...value].length : 0;
+  const over = length - max;
+  return (
+    <span class={`counter${over > 0 ? " error-text" : ""}`} data-length={length}>
+      {count.format(length)} / {count.format(max)}
+      {over > 0 && <> · {count.format(over)} too many</>}
+    </span>
+  );
+}
+
 function Group({ legend, hint, error, id, children }: { legend: string; hint: string; error: string | undefined; id: string; children: ComponentChildren }) {
   return (
     <fieldset class="group" id={id} aria-describedby={`${id}-help${error ? ` ${id}-error` : ""}`} aria-invalid={error ? true : undefined} tabIndex={-1}>
@@ -254,7 +278,8 @@ export function Field(props: FieldProps & { parent?: JsonSchema }) {
   const id = fieldId(path);
   const offer = offerFor(ctx, path);
   const unsupported = offer?.unsupported === true ? `${ctx.model ?? "No live model"} does not take it.` : "";
-  const hint = [unsupported, schema.description, boundsText(schema)].filter(Boolean).join(" — ");
+  const counted = kind.kind === "text" && schema.maxLength !== undefined;
+  const hint = [unsupported, schema.description, fieldBounds(name, schema, offer)].filter(Boolean).join(" — ");
   if (kind.kind === "object") {
     return (
       <Group legend={humanName(name)} hint={hint} error={errorFor(ctx, path, false)} id={id}>
@@ -291,6 +316,7 @@ export function Field(props: FieldProps & { parent?: JsonSchema }) {
       {custom ? custom(control) : <Control {...props} {...control} />}
       <p class="hint" id={`${id}-help`}>
         {help}
+        {counted && !custom && <LengthCounter value={valueAt(props.body, path)} max={schema.maxLength!} />}
       </p>
       {error && (
         <p class="error-text" id={`${id}-error`} role="alert">

@@ -9,12 +9,13 @@ import { handOff } from "./hand-off";
 import { newIdempotencyKey } from "./idempotency-key";
 import { Results, UsageAndBilling } from "./results";
 import { followTask } from "./task-events";
+import { TaskSteps } from "./task-steps";
 import { costOf, promptOf, when } from "./task-words";
 import type { ModelCard, Task } from "./types";
 
-// One task: its live progress while it runs (the event stream), then its results; what it was asked, on which
-// model, at what cost; and what can be done with it: cancel (only where the service can cancel it, and why not
-// otherwise), run it again, open it in Try to change it, redeliver its callback.
+// One task: its live progress while it runs (the event stream, as steps with their times), then its results;
+// what it was asked, on which model, at what cost; and what can be done with it: cancel (only where the service
+// can cancel it, and why not otherwise), run it again, open it in Try to change it, redeliver its callback.
 
 interface TaskViewProps {
   initial: Task;
@@ -102,9 +103,9 @@ export function TaskView({ initial, onRunAgain, focus = false }: TaskViewProps) 
       <p class="task-facts" role="status" aria-live="polite">
         <span class={`badge status-${task.status}`}>{task.status}</span> {task.capability.replace(/_/g, " ")} · {task.resolved_model} · {costOf(task)} ·{" "}
         {when(task.created_at)}
-        {!terminal && task.progress?.message && <> · {task.progress.message}</>}
       </p>
       {!terminal && <progress max={100} value={task.progress?.percent} aria-label="Progress" />}
+      {!isTerminal(initial) && <TaskSteps task={task} />}
       {task.error && (
         <div class="error" role="alert">
           <p>

@@ -2,15 +2,18 @@ import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { api, createRoute, fieldErrors, operationRoute, ServiceError } from "./api";
 import { capabilityArea, capabilityCard, capabilityList, capabilityTitle } from "./catalog";
 import { ErrorView } from "./error-view";
+import { Examples } from "./examples-view";
 import { takeHandOff } from "./hand-off";
 import { newIdempotencyKey } from "./idempotency-key";
 import { useLiveQuote } from "./live-quote";
 import { modelOffers } from "./model-offers";
 import { ModelPicker } from "./model-picker";
 import { Prose } from "./prose";
+import { RequestCodeView } from "./request-code-view";
 import { RunBar } from "./run-bar";
 import { isMediaInput, type JsonSchema } from "./schema";
 import { SchemaForm, type FormContext } from "./schema-form";
+import { Comparison, ModelChooser, runOnModels, type Entry } from "./side-by-side";
 import { TaskView } from "./task-view";
 import type { CapabilityCard, CapabilitySummary, SigningKeyList, Task, Voice } from "./types";
 import { loadVoices } from "./voice-list";
@@ -78,6 +81,9 @@ export function TryPage({ initialCapability }: { initialCapability: string | und
   const [submission, setSubmission] = useState<{ json: string; key: string } | null>(null);
   const [task, setTask] = useState<Task | null>(null);
   const [busy, setBusy] = useState(false);
+  // Side by side: the models chosen, and the tasks they run (instead of `task`).
+  const [compareModels, setCompareModels] = useState<string[]>([]);
+  const [comparison, setComparison] = useState<Entry[] | null>(null);
   const [voices, setVoices] = useState<Voice[]>([]);
   const [signingKeys, setSigningKeys] = useState<string[]>([]);
   const result = useRef<HTMLElement>(null);
@@ -96,6 +102,8 @@ export function TryPage({ initialCapability }: { initialCapability: string | und
     setErrors(NO_ERRORS);
     setFailure(null);
     setTask(null);
+    setComparison(null);
+    setCompareModels([]);
     if (!selected) return;
     if (location.hash !== `#/try/${selected}`) history.replaceState(null, "", `#/try/${selected}`);
     capabilityCard(selected).then((c) => {
@@ -123,6 +131,7 @@ export function TryPage({ initialCapability }: { initialCapability: string | und
     setErrors(NO_ERRORS);
     try {
       setTask(await api<Task>(createRoute(card.path), { body, idempotencyKey: key }));
+      setComparison(null);
       // Answered: another run is another task. Only a create whose answer was lost or refused keeps its key.
       setSubmission(null);
       // On a phone the result is below the form: bring it into view.
@@ -134,6 +143,24 @@ export function TryPage({ initialCapability }: { initialCapability: string | und
       setBusy(false);
     }
   };
+
+  const compare = async () => {
+    if (!card) return;
+    setBusy(true);
+    setFailure(null);
+    setErrors(NO_ERRORS);
+    setTask(null);
+    setComparison(await runOnModels(card, body, compareModels));
+    setBusy(false);
+    if (matchMedia("(max-width: 64rem)").matches) requestAnimationFrame(() => result.current?.scrollIntoView({ block: "start" }));
+  };
+  // The one kept: its model into the form, its task the result.
+  const keep = (kept: Task) => {
+    setBody({ ...body, model: kept.resolved_model });
+    setComparison(null);
+    setTask(kept);
+  };
+  const comparable = (card?.model_cards ?? []).filter((m) => m.live && m.lifecycle !== "retired");
 
   const offers = modelOffers(inPlay, card?.id ?? "", withDefaults(schema, body));
   // A signing key is chosen from the active ones, not typed.
@@ -178,22 +205,33 @@ export function TryPage({ initialCapability }: { initialCapability: string | und
               e.preventDefault();
               void create();
             }}
+            // Ctrl+Enter (Cmd+Enter on a Mac) runs from any field, as in the playgrounds people know.
+            onKeyDown={(e) => {
+              if (e.key !== "Enter" || !(e.ctrlKey || e.metaKey) || busy) return;
+              e.preventDefault();
+              (e.currentTarget as HTMLFormElement).requestSubmit();
+            }}
           >
             <SchemaForm schema={schema} body={body} onBody={(next) => setBody((next ?? {}) as Record<string, unknown>)} ctx={ctx} />
             <ErrorView error={failure} />
+            {comparable.length > 1 && <ModelChooser models={comparable} chosen={compareModels} onChosen={setCompareModels} onRun={() => void compare()} busy={busy} />}
             <RunBar quote={quote} missing={missing} busy={busy} label={`Run ${capabilityTitle(card).toLowerCase()}`} />
           </form>
           <section class="output" aria-label="Result" ref={result} tabIndex={-1}>
             {task ? (
               <TaskView key={task.task_id} initial={task} onRunAgain={setTask} />
+            ) : comparison ? (
+              <Comparison entries={comparison} onKeep={keep} />
             ) : (
               <div class="empty-result">
                 <p>The result appears here: images at their size, a player for video and audio, text as text.</p>
                 <p class="hint">
                   <code>POST {card.path}</code> · {card.billing_mode === "prepaid" ? "paid when it is created, refunded if it fails" : "paid when it succeeds"}
                 </p>
+                <Examples capability={card.id} onLoad={setBody} />
               </div>
             )}
+            <RequestCodeView card={card} body={body} />
           </section>
         </div>
       )}

@@ -1,6 +1,7 @@
+import { galleryClass } from "../console/gallery-grid";
 import type { Artifact, Task } from "./task";
 
-// What a finished task made, shown the way people take it in: images (a gallery when there are several), players
+// What a finished task made, shown the way people take it in: images (in the console's grid), players
 // for video and audio (the signed URLs serve byte ranges, so they seek), a new voice with its sample, the text of
 // an understanding; then a download link per artifact.
 
@@ -16,7 +17,7 @@ function size(bytes: number): string {
 
 function Gallery({ images }: { images: Artifact[] }) {
   return (
-    <div class={images.length > 1 ? "gallery" : "single"}>
+    <div class={galleryClass(images.length)}>
       {images.map((image, i) => (
         <img key={image.artifact_id} src={image.url} width={image.width} height={image.height} alt={`Image ${i + 1} of ${images.length}, ${image.width}×${image.height}`} />
       ))}

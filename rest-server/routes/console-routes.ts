@@ -16,6 +16,12 @@ const CONTENT_TYPES: Record<string, string> = {
   ".css": "text/css; charset=utf-8",
   ".map": "application/json; charset=utf-8",
   ".svg": "image/svg+xml",
+  // Try's examples (examples.json) and their outputs.
+  ".json": "application/json; charset=utf-8",
+  ".png": "image/png",
+  ".mp3": "audio/mpeg",
+  ".wav": "audio/wav",
+  ".mp4": "video/mp4",
 };
 
 interface ConsoleFile {

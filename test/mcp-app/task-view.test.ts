@@ -251,6 +251,10 @@ describe("the task view", () => {
     await expect(images.count()).resolves.toBe(4);
     const widths = await images.evaluateAll((all: ImageElement[]) => Promise.all(all.map(async (image) => (await image.decode(), image.naturalWidth))));
     expect(widths.every((width) => width > 0)).toBe(true);
+    // The console's grid: two columns and two rows, each picture whole.
+    const boxes = await Promise.all((await images.all()).map(async (image) => (await image.boundingBox())!));
+    expect(new Set(boxes.map((box) => Math.round(box.x))).size).toBe(2);
+    expect(new Set(boxes.map((box) => Math.round(box.y))).size).toBe(2);
     // No thumbnails were made for the view's own reads, the one that saw the end included.
     await expectFollowedThroughHost(taskId);
     const answers = (await hostLog()).appToolCalls.filter((call: Any) => call.arguments?.task_id === taskId).flatMap((call: Any) => call.answered);
