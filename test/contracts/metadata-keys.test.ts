@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { postRawMcp, startMcpHarness, type McpHarness } from "../mcp/support.js";
+import { answerOf, postRawMcp, startMcpHarness, type McpHarness } from "../mcp/support.js";
 
 // Issue 26: `metadata: {"__proto__": "x", "ok": "y"}` answered 202 with `{"ok": "y"}`, the key silently dropped.
 // Every key is a label and is echoed as sent, on REST and MCP alike. Bodies are written as text: a JavaScript object
@@ -24,7 +24,7 @@ function expectLabels(metadata: Record<string, string>) {
 async function mcpCall(name: string, args: string) {
   const response = await postRawMcp(m, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"${name}","arguments":${args}}}`);
   const text = await response.text();
-  return JSON.parse(text.startsWith("{") ? text : (/^data: (.*)$/m.exec(text)?.[1] ?? "null"));
+  return answerOf(text);
 }
 
 describe("a metadata key named __proto__", () => {

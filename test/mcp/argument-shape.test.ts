@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { JSON_MAX_DEPTH } from "../../core/index.js";
 import { balance } from "../support/harness.js";
-import { postRawMcp, startMcpHarness, type McpHarness } from "../mcp/support.js";
+import { answerOf, postRawMcp, startMcpHarness, type McpHarness } from "../mcp/support.js";
 
 // Issue 13, item 1 on the agent surface: tool arguments nested thousands deep overflowed the recursive text check
 // (internal_error, retryable). The bound of core/contracts/json-shape.ts holds there too.
@@ -19,7 +19,7 @@ describe("the shape of MCP tool arguments", () => {
     const call = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"svc.speech.synthesize","arguments":{"client_request_id":"deep-mcp","voice":"en_female_aria","input":"Hi.","metadata":{"k":${deep}}}}}`;
     const response = await postRawMcp(m, call);
     const text = await response.text();
-    const message = JSON.parse(text.startsWith("{") ? text : (/^data: (.*)$/m.exec(text)?.[1] ?? "null"));
+    const message = answerOf(text);
     expect(message?.result?.isError, text.slice(0, 500)).toBe(true);
     expect(message.result.structuredContent.error).toMatchObject({
       code: "invalid_request",

@@ -106,3 +106,11 @@ export function postRawMcp(m: Pick<McpHarness, "h" | "url">, body: string): Prom
     body,
   });
 }
+
+// The JSON-RPC message of an answer read as text: a JSON body, or the first event of an event stream that carries
+// data (2025-11-25 streams open with a priming event whose data is empty).
+export function answerOf(text: string): ReturnType<typeof JSON.parse> {
+  if (text.startsWith("{")) return JSON.parse(text);
+  const data = text.split("\n").find((line) => line.startsWith("data:") && line.slice(5).trim() !== "");
+  return data === undefined ? null : JSON.parse(data.slice(5));
+}
