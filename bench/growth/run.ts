@@ -47,10 +47,13 @@ async function apiKeyOf(service: RunningService, tenantId: string): Promise<stri
   return (await admin.createApiKey(core.db, core.ids, core.config.region, tenantId)).key;
 }
 
+// The loads' tasks leave with their jobs: any execute job starts any waiting task, so a task left waiting would take
+// the completion phase's turns (bench/phases/admission.ts, discardQueuedJobs).
 async function clearAfterLoads(service: RunningService): Promise<void> {
   await service.core.db.execute(sql`
     select graphile_worker.complete_jobs(
       array(select id from graphile_worker.jobs where task_identifier = 'execute_task' and locked_at is null))`);
+  await service.core.db.execute(sql`update tasks set execution_token = 'discarded by the benchmark' where status = 'queued' and execution_token is null`);
   await service.core.db.execute(sql`vacuum (analyze)`);
 }
 
