@@ -53,7 +53,7 @@ async function clearAfterLoads(service: RunningService): Promise<void> {
   await service.core.db.execute(sql`
     select graphile_worker.complete_jobs(
       array(select id from graphile_worker.jobs where task_identifier = 'execute_task' and locked_at is null))`);
-  await service.core.db.execute(sql`update tasks set execution_token = 'discarded by the benchmark' where status = 'queued' and execution_token is null`);
+  await service.core.db.execute(sql`update tasks set execution_token = 'discarded by the benchmark: ' || id where status = 'queued' and execution_token is null`);
   await service.core.db.execute(sql`vacuum (analyze)`);
 }
 

@@ -55,12 +55,13 @@ export async function readSide(service: RunningService, tenantId: string, apiKey
 
 // The speech tasks admitted by the create load would keep a worker busy for minutes; the later phases start from
 // an empty queue. Their jobs are marked permanently failed (graphile-worker's own operation); the tasks stay queued,
-// each named as held by a job that never runs, since any execute job starts any waiting task
-// (core/db/statements/start-tasks.ts): left waiting, they would take the later phases' turns.
+// each named as held by a job of its own that never runs, since any execute job starts any waiting task
+// (core/db/statements/start-tasks.ts): left waiting, they would take the later phases' turns. Distinct names, as
+// job ids are: one name on them all would tell the planner that a job holds thousands of tasks.
 export async function discardQueuedJobs(service: RunningService): Promise<void> {
   await service.core.db.execute(sql`
     select count(*) from graphile_worker.permanently_fail_jobs(
       array(select id from graphile_worker.jobs where task_identifier = 'execute_task' and locked_at is null),
       'benchmark: admission measured alone')`);
-  await service.core.db.execute(sql`update tasks set execution_token = 'discarded by the benchmark' where status = 'queued' and execution_token is null`);
+  await service.core.db.execute(sql`update tasks set execution_token = 'discarded by the benchmark: ' || id where status = 'queued' and execution_token is null`);
 }

@@ -126,16 +126,17 @@ export async function startTasks(db: TransitionsDb, requests: readonly StartRequ
       from free as f
       where f.k > (select count(*) from paired) and (select waiting from waiting_left)
     ), updated as (
+      -- By primary key, whatever the planner guesses of how many start: joined to \`starting\` instead, a guess of
+      -- thousands (many tasks held by jobs, as after a restore) turned this into a scan of the whole table.
       update tasks set
         ${start.assignment},
         started_at = coalesce(started_at, ${at}::timestamptz),
         attempts = attempts + case when status = 'queued' then 1 else 0 end,
         progress = jsonb_build_object('percent', 10, 'stage', 'submitted', 'message', 'sent to ' || resolved_model),
         tenant_slot_until = ${until}::timestamptz,
-        execution_token = s.job_id
-      from starting as s
-      where tasks.id = s.id and ${start.guard}
-      returning tasks.*, s.job_id as started_by
+        execution_token = (select s.job_id from starting as s where s.id = tasks.id)
+      where tasks.id = any(array(select id from starting)) and ${start.guard}
+      returning tasks.*, tasks.execution_token as started_by
     )
     select a.job_id as asked_by, (select waiting from waiting_left) and exists (select 1 from free as f where f.job_id = a.job_id) as parked, u.*
     from asked as a left join updated as u on u.started_by = a.job_id`);
