@@ -1,9 +1,9 @@
-import { LIMIT_SCOPES, listRunningLimits, setRunningLimit, type Core, type LimitScope, type RunningLimitView } from "../core/index.js";
+import { LIMIT_SCOPES, listRunningLimits, MAX_RUNNING_RANGE, setRunningLimit, WEIGHT_RANGE, type Core, type LimitScope, type RunningLimitView } from "../core/index.js";
 
 // `svc running-limit set` and `show`: an operator's limits on running tasks and tenants' weights
 // (core/tasks/running-limits.ts).
 
-function bounded(text: string | undefined, what: string, low: number, high: number): number | null | undefined {
+function bounded(text: string | undefined, what: string, { min: low, max: high }: { min: number; max: number }): number | null | undefined {
   if (text === undefined) return undefined;
   if (text === "none") return null;
   const value = Number(text);
@@ -16,8 +16,8 @@ export async function runRunningLimitSet(core: Core, options: Record<string, str
   if (named.length !== 1) throw new Error("name exactly one of --tenant TENANT_ID, --key KEY_ID or --family FAMILY");
   const scope = named[0] as LimitScope;
   const subject = options[scope] as string;
-  const maxRunning = bounded(typeof options.max === "string" ? options.max : undefined, "--max", 1, 100_000);
-  const weight = bounded(typeof options.weight === "string" ? options.weight : undefined, "--weight", 1, 100);
+  const maxRunning = bounded(typeof options.max === "string" ? options.max : undefined, "--max", MAX_RUNNING_RANGE);
+  const weight = bounded(typeof options.weight === "string" ? options.weight : undefined, "--weight", WEIGHT_RANGE);
   if (maxRunning === undefined && weight === undefined) throw new Error("give --max N (or none) and/or --weight W (or none)");
   if (weight !== undefined && scope !== "tenant") throw new Error("--weight is a tenant's: use it with --tenant");
   if (!(await setRunningLimit(core.db, scope, subject, { maxRunning, weight }))) {

@@ -26,7 +26,7 @@ export { executeTask } from "./tasks/execute.js";
 export { parseExecuteJob } from "./tasks/execute-job.js";
 export { pollTask } from "./tasks/poll.js";
 export { sweepOverdueTasks } from "./tasks/sweep.js";
-export { LIMIT_SCOPES, listRunningLimits, setRunningLimit, type LimitScope, type RunningLimitView } from "./tasks/running-limits.js";
+export { LIMIT_SCOPES, listRunningLimits, MAX_RUNNING_RANGE, setRunningLimit, WEIGHT_RANGE, type LimitScope, type RunningLimitView } from "./tasks/running-limits.js";
 export { setTenantRetention } from "./artifacts/retention.js";
 export { creditBalanceView } from "./credits/view.js";
 export { setSpendLimit, SPEND_PERIODS, tenantSpendLimits, type SpendPeriod, type SpendScope } from "./credits/spend-limits.js";
