@@ -11,7 +11,8 @@ import * as schema from "./schema/index.js";
 // signature names the kind it may run on. test/db/executor-kinds.test.ts shows the compiler refusing the wrong one.
 declare const executorKind: unique symbol;
 type Kind<K extends string> = { readonly [executorKind]: K };
-type Drizzle = PostgresJsDatabase<typeof schema>;
+// With the postgres.js client drizzle was given, as drizzle() returns it (core/db/one-write-transaction.ts sends on it).
+type Drizzle = PostgresJsDatabase<typeof schema> & { $client: postgres.Sql };
 
 // The shared pool (drizzle, unprepared, no pipelining): reads and ordinary writes, and the transactions of
 // everything but admissions and task endings.

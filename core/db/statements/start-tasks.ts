@@ -5,6 +5,7 @@ import { taskRowOf, type TaskRow } from "../../tasks/task-rows.js";
 import { PARKED_PRIORITY, parkedDelayMs, SLOT_LEASE_MS } from "../../tasks/tenant-slots.js";
 import type { VendorFamily } from "../../vendor-families.js";
 import type { TransitionsDb } from "../client.js";
+import { oneWriteTransaction } from "../one-write-transaction.js";
 import { boolean, text } from "./row-parsing.js";
 
 // One execute job asking for a task to start: the job's graphile-worker id, the task it was enqueued for (the
@@ -40,11 +41,12 @@ export async function startTasks(db: TransitionsDb, requests: readonly StartRequ
   const at = now.toISOString();
   const until = new Date(now.getTime() + SLOT_LEASE_MS).toISOString();
   const start = transitionStatus("start");
-  const rows = await db.transaction(async (tx) => {
-    // JIT off for the transaction: with a large tasks table the planner's cost passes jit_above_cost, and compiling
-    // the statement's 200 expressions took 190 ms of every start (to run it takes 2 ms).
-    await tx.execute(sql`select pg_advisory_xact_lock(${START_LOCK}), set_config('jit', 'off', true)`);
-    return tx.execute<Record<string, unknown>>(sql`
+  // The lock, then the start, in one write (core/db/one-write-transaction.ts). JIT off for the transaction: with a
+  // large tasks table the planner's cost passes jit_above_cost, and compiling the statement's 200 expressions took
+  // 190 ms of every start (to run it takes 2 ms).
+  const [, rows = []] = await oneWriteTransaction(db, [
+    sql`select pg_advisory_xact_lock(${START_LOCK}), set_config('jit', 'off', true)`,
+    sql`
     with recursive asked as (
       select a.job_id, a.hint, a.deferrals, a.delay_ms, a.ord
       from unnest(
@@ -53,10 +55,14 @@ export async function startTasks(db: TransitionsDb, requests: readonly StartRequ
         ${sql.param(requests.map((r) => r.deferrals + 1))}::int[],
         ${sql.param(requests.map((r) => parkedDelayMs(r.deferrals)))}::int[]
       ) with ordinality as a(job_id, hint, deferrals, delay_ms, ord)
-    ), resumed as (
-      select t.id, t.execution_token as job_id from tasks as t
+    ), held_by_asking as materialized (
+      -- Found by the token alone: with the other conditions beside it, the planner also read the open tasks' deadline
+      -- index, thousands of entries, to intersect with a token that matches nothing.
+      select t.id, t.execution_token, t.status, t.deadline_at, t.provider_family from tasks as t
       where t.execution_token = any(array(select job_id from asked))
-        and t.status in ('queued', 'running') and t.deadline_at > ${at}::timestamptz and t.provider_family = any(${sql.param(families)}::text[])
+    ), resumed as (
+      select t.id, t.execution_token as job_id from held_by_asking as t
+      where t.status in ('queued', 'running') and t.deadline_at > ${at}::timestamptz and t.provider_family = any(${sql.param(families)}::text[])
     ), free as (
       select a.*, row_number() over (order by a.ord) as k from asked as a
       where not exists (select 1 from resumed as r where r.job_id = a.job_id)
@@ -72,11 +78,18 @@ export async function startTasks(db: TransitionsDb, requests: readonly StartRequ
       select (select t.tenant_id from tasks as t where t.status = 'queued' and t.execution_token is null and t.tenant_id > w.tenant_id
               order by t.tenant_id limit 1)
       from waiting_tenants as w where w.tenant_id is not null
-    ), candidates as (
-      select c.id, c.provider_family, c.api_key_id, c.created_at,
-        (coalesce(h.held, 0) + c.place)::float8 / coalesce(weights.weight, 1) as turn
+    ), tenant_shares as materialized (
+      -- Counted once per tenant, not once per candidate task.
+      select w.tenant_id, coalesce(h.held, 0) as held, coalesce(weights.weight, 1) as weight,
+        greatest(coalesce(tenant_room.room, ${sql.raw(String(2 ** 31 - 1))}), 0) as room
       from waiting_tenants as w
       left join room as tenant_room on tenant_room.scope = 'tenant' and tenant_room.subject = w.tenant_id
+      left join lateral (select count(*) as held from tasks as t where t.tenant_id = w.tenant_id and t.tenant_slot_until is not null) as h on true
+      left join running_limits as weights on weights.scope = 'tenant' and weights.subject = w.tenant_id
+      where w.tenant_id is not null
+    ), candidates as (
+      select c.id, c.provider_family, c.api_key_id, c.created_at, (w.held + c.place)::float8 / w.weight as turn
+      from tenant_shares as w
       cross join lateral (
         select t.id, t.provider_family, t.api_key_id, t.created_at, row_number() over (order by t.created_at, t.id) as place
         from tasks as t
@@ -85,11 +98,8 @@ export async function startTasks(db: TransitionsDb, requests: readonly StartRequ
           and not exists (select 1 from room as r where r.room <= 0
             and ((r.scope = 'family' and r.subject = t.provider_family) or (r.scope = 'key' and r.subject = t.api_key_id)))
         order by t.created_at, t.id
-        limit least((select count(*) from free), greatest(coalesce(tenant_room.room, ${sql.raw(String(2 ** 31 - 1))}), 0))
+        limit least((select count(*) from free), w.room)
       ) as c
-      left join lateral (select count(*) as held from tasks as t where t.tenant_id = w.tenant_id and t.tenant_slot_until is not null) as h on true
-      left join running_limits as weights on weights.scope = 'tenant' and weights.subject = w.tenant_id
-      where w.tenant_id is not null
     ), placed as (
       select c.*,
         row_number() over (partition by c.provider_family order by c.turn, c.created_at, c.id) as family_place,
@@ -102,13 +112,16 @@ export async function startTasks(db: TransitionsDb, requests: readonly StartRequ
       order by p.turn, p.created_at, p.id
       limit (select count(*) from free)
     ), locked as (
-      select t.id from tasks as t
-      where t.id = any(array(select id from chosen)) and t.status = 'queued' and t.execution_token is null
+      -- By primary key alone, then checked: with the waiting-task conditions in this WHERE, a stale estimate of how
+      -- few tasks wait made the planner walk the whole waiting index instead. A locked row reads as its newest
+      -- version, so the check after the lock sees a cancel committed meanwhile.
+      select t.id, t.status, t.execution_token from tasks as t
+      where t.id = any(array(select id from chosen))
       for update skip locked
     ), paired as (
       select c.id, f.job_id
       from (select ch.id, row_number() over (order by ch.turn, ch.created_at, ch.id) as k from chosen as ch
-            where ch.id in (select id from locked)) as c
+            where ch.id in (select l.id from locked as l where l.status = 'queued' and l.execution_token is null)) as c
       join free as f on f.k = c.k
     ), starting as (
       select id, job_id from paired union all select id, job_id from resumed
@@ -141,8 +154,8 @@ export async function startTasks(db: TransitionsDb, requests: readonly StartRequ
       returning tasks.*, tasks.execution_token as started_by
     )
     select a.job_id as asked_by, (select waiting from waiting_left) and exists (select 1 from free as f where f.job_id = a.job_id) as parked, u.*
-    from asked as a left join updated as u on u.started_by = a.job_id`);
-  });
+    from asked as a left join updated as u on u.started_by = a.job_id`,
+  ]);
   return rows.map((raw) => {
     const askedBy = text(raw, "asked_by", STATEMENT);
     if (raw.id !== null) return { askedBy, kind: "started", row: taskRowOf(raw) };
