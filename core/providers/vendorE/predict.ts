@@ -1,6 +1,6 @@
 import { DEFAULT_VENDOR_IDS, vendorModelId } from "../../catalog/vendor-ids.js";
 import type { ProviderEndpoint } from "../../config.js";
-import { retryAfterMs, vendorFetch } from "../http.js";
+import { retryAfterMs, vendorFetch, type VendorHeaders } from "../http.js";
 import { jsonAnswer } from "../json-answer.js";
 import { imageInputsAsk, type ImageCapability } from "../image-inputs.js";
 import type { ProviderRequestOf } from "../served-capabilities.js";
@@ -63,7 +63,7 @@ async function predictBody(request: ProviderRequestOf<ImageCapability>, signal: 
   };
 }
 
-function failureOf(status: number, headers: Headers, answer: VendorError): ProviderFailure {
+function failureOf(status: number, headers: VendorHeaders, answer: VendorError): ProviderFailure {
   const vendorStatus = answer.error?.status ?? `HTTP ${status}`;
   const message = `${vendorStatus}: ${answer.error?.message ?? "no message"}`;
   if (status === 429) return new ProviderFailure("model_rate_limited", `vendor rate limit: ${message}`, true, retryAfterMs(headers));
