@@ -90,3 +90,4 @@ export { isUnstorableText, refuseUnstorableText, UNSTORABLE_REASON } from "./con
 export { JSON_MAX_DEPTH, JSON_MAX_ITEMS, JSON_MAX_KEY_LENGTH, refuseUnboundedJsonText } from "./contracts/json-shape.js";
 export { MIRRORED_OPERATIONS, OPERATIONS, type OperationRow } from "./operations/table.js";
 export { StatusAnswer, type Operation } from "./operations/types.js";
+export type { PathParameters } from "./operations/define.js";

@@ -9,12 +9,13 @@ import { waitForTask } from "../../tasks/task-wait.js";
 import { listVoicesPage, voiceListQuerySchema } from "../../voices/list.js";
 import { ADMISSION_ERRORS } from "../create-errors.js";
 import { creditBalanceSchema, quoteSchema, modelListSchema, uploadedAssetSchema, voiceListSchema } from "../response-schemas.js";
-import { StatusAnswer, type Operation } from "../types.js";
+import { defineOperation } from "../define.js";
+import { StatusAnswer } from "../types.js";
 import { preferWaitHeaders, task, taskId, taskList } from "./shared.js";
 
 // The operations MCP's tools mirror (mcp-server/tools/): named, so the tools take their names and their arguments'
 // schemas from them with their types.
-export const listTasksOperation = {
+export const listTasksOperation = defineOperation({
   operationId: "listTasks",
   method: "GET",
   path: "/v1/tasks",
@@ -27,9 +28,9 @@ export const listTasksOperation = {
   run: (core, call) =>
     isIdempotencyKeyLookup(call.query) ? findTaskByIdempotencyKey(core, call.tenantId, call.query) : listTasksPage(core, call.tenantId, call.query),
   tool: "svc.tasks.list",
-} as const satisfies Operation;
+});
 
-export const getTaskOperation = {
+export const getTaskOperation = defineOperation({
   operationId: "getTask",
   method: "GET",
   path: "/v1/tasks/{task_id}",
@@ -39,11 +40,11 @@ export const getTaskOperation = {
   headers: preferWaitHeaders,
   responses: { 200: { description: "The task", body: task, headers: ["Preference-Applied"] } },
   errors: ["task_not_found"],
-  run: (core, call) => (call.wait ? waitForTask(core, call.tenantId, call.params.task_id!, call.wait) : getTask(core, call.tenantId, call.params.task_id!)),
+  run: (core, call) => (call.wait ? waitForTask(core, call.tenantId, call.params.task_id, call.wait) : getTask(core, call.tenantId, call.params.task_id)),
   tool: "svc.tasks.get",
-} as const satisfies Operation;
+});
 
-export const cancelTaskOperation = {
+export const cancelTaskOperation = defineOperation({
   operationId: "cancelTask",
   method: "POST",
   path: "/v1/tasks/{task_id}/cancel",
@@ -57,13 +58,13 @@ export const cancelTaskOperation = {
   },
   errors: ["task_not_found", "conflict", "invalid_request"],
   run: async (core, call) => {
-    const result = await cancelTaskRequest(core, call.tenantId, call.params.task_id!, call.body);
+    const result = await cancelTaskRequest(core, call.tenantId, call.params.task_id, call.body);
     return new StatusAnswer(result.outcome === "requested" ? 202 : 200, result.task);
   },
   tool: "svc.tasks.cancel",
-} as const satisfies Operation;
+});
 
-export const listVoicesOperation = {
+export const listVoicesOperation = defineOperation({
   operationId: "listVoices",
   method: "GET",
   path: "/v1/voices",
@@ -74,9 +75,9 @@ export const listVoicesOperation = {
   errors: ["invalid_request", "invalid_cursor"],
   run: (core, call) => listVoicesPage(core, call.tenantId, call.query),
   tool: "svc.voices.list",
-} as const satisfies Operation;
+});
 
-export const uploadAssetOperation = {
+export const uploadAssetOperation = defineOperation({
   operationId: "uploadAsset",
   method: "POST",
   path: "/v1/assets",
@@ -87,9 +88,9 @@ export const uploadAssetOperation = {
   errors: ["invalid_request", "invalid_media", "unsupported_media_type", "media_too_large"],
   run: (core, call) => uploadAsset(core, call.tenantId, call.body),
   tool: "svc.assets.upload",
-} as const satisfies Operation;
+});
 
-export const getCreditsOperation = {
+export const getCreditsOperation = defineOperation({
   operationId: "getCredits",
   method: "GET",
   path: "/v1/credits",
@@ -100,9 +101,9 @@ export const getCreditsOperation = {
   errors: ["invalid_request", "invalid_cursor"],
   run: (core, call) => creditBalanceView(core, call.tenantId, call.query),
   tool: "svc.credits.get",
-} as const satisfies Operation;
+});
 
-export const createQuoteOperation = {
+export const createQuoteOperation = defineOperation({
   operationId: "createQuote",
   method: "POST",
   path: "/v1/quotes",
@@ -119,10 +120,10 @@ export const createQuoteOperation = {
   responses: { 200: { description: "The quote; nothing is held or created", body: { schema: quoteSchema, component: "Quote" } } },
   errors: ["unsupported_capability", ...ADMISSION_ERRORS],
   tool: "svc.tasks.quote",
-} as const satisfies Operation;
+});
 
 // svc.models.list answers the model list, and with its arguments a model's or a capability's card.
-export const listModelsOperation = {
+export const listModelsOperation = defineOperation({
   operationId: "listModels",
   method: "GET",
   path: "/v1/models",
@@ -132,7 +133,7 @@ export const listModelsOperation = {
   errors: [],
   run: async (core) => modelList(await catalogState(core)),
   tool: "svc.models.list",
-} as const satisfies Operation;
+});
 
 export const MIRRORED_OPERATIONS = {
   listTasks: listTasksOperation,
