@@ -2,6 +2,7 @@ import type { z } from "zod";
 import type { uploadAsset } from "../assets/upload.js";
 import type { Area } from "../auth/areas.js";
 import type { catalogState } from "../catalog/cards.js";
+import type { Config } from "../config.js";
 import type { ErrorCode } from "../errors/catalogue.js";
 import type { createSigningKey } from "../signing-keys/keys.js";
 import type { cancelTaskRequest } from "../tasks/cancel-request.js";
@@ -83,7 +84,20 @@ export interface Operation {
   // (streams, signed downloads, quotes, the pages; rest-server/routes/hand-written-route.ts). Its answer is sent
   // with the first status of `responses`, or as a StatusAnswer says.
   run?: (core: UseCaseRuntime, call: OperationCall) => Promise<unknown>;
-  // The MCP tool that mirrors this operation (svc.<area>.<verb>): the tool takes its name from here, and a test
-  // holds the tool list to the table.
-  tool?: string;
+  // The MCP tool that mirrors this operation (svc.<area>.<verb>); a test holds the tool list to the table.
+  tool?: OperationTool;
+}
+
+// What a process's tools may quote of its configuration (the upload tool, its byte limit).
+export type ToolLimits = Pick<Config, "assetUploadMaxBytes">;
+
+// A tool whose arguments are its operation's own path parameters, query and body fields is generated from the row
+// (mcp-server/tools/mirrored-tool.ts), and what tools/list says of it is written here, beside the schemas it
+// describes. One that takes arguments of its own is written in mcp-server/tools/ and takes only its name from here.
+export type OperationTool = { name: string } | GeneratedTool;
+
+export interface GeneratedTool {
+  name: string;
+  title: string;
+  description: string | ((limits: ToolLimits) => string);
 }

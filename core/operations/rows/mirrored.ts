@@ -13,8 +13,9 @@ import { defineOperation } from "../define.js";
 import { StatusAnswer } from "../types.js";
 import { preferWaitHeaders, task, taskId, taskList } from "./shared.js";
 
-// The operations MCP's tools mirror (mcp-server/tools/): named, so the tools take their names and their arguments'
-// schemas from them with their types.
+// The operations MCP's tools mirror (mcp-server/tools/): named, so the tools take their names, and their arguments'
+// schemas with their types, from them. The tools whose arguments are the operation's own are generated from their
+// rows, and their texts are written here.
 export const listTasksOperation = defineOperation({
   operationId: "listTasks",
   method: "GET",
@@ -27,7 +28,7 @@ export const listTasksOperation = defineOperation({
   errors: ["invalid_request", "invalid_cursor"],
   run: (core, call) =>
     isIdempotencyKeyLookup(call.query) ? findTaskByIdempotencyKey(core, call.tenantId, call.query) : listTasksPage(core, call.tenantId, call.query),
-  tool: "svc.tasks.list",
+  tool: { name: "svc.tasks.list" },
 });
 
 export const getTaskOperation = defineOperation({
@@ -41,7 +42,7 @@ export const getTaskOperation = defineOperation({
   responses: { 200: { description: "The task", body: task, headers: ["Preference-Applied"] } },
   errors: ["task_not_found"],
   run: (core, call) => (call.wait ? waitForTask(core, call.tenantId, call.params.task_id, call.wait) : getTask(core, call.tenantId, call.params.task_id)),
-  tool: "svc.tasks.get",
+  tool: { name: "svc.tasks.get" },
 });
 
 export const cancelTaskOperation = defineOperation({
@@ -61,7 +62,13 @@ export const cancelTaskOperation = defineOperation({
     const result = await cancelTaskRequest(core, call.tenantId, call.params.task_id, call.body);
     return new StatusAnswer(result.outcome === "requested" ? 202 : 200, result.task);
   },
-  tool: "svc.tasks.cancel",
+  tool: {
+    name: "svc.tasks.cancel",
+    title: "Cancel a task",
+    description:
+      "Stop a task: a queued one at once, refunded; a running one gets cancel_requested_at and ends canceled, or " +
+      "answers conflict when the model cannot stop (keep polling, never resubmit). A finished task answers as it is.",
+  },
 });
 
 export const listVoicesOperation = defineOperation({
@@ -74,7 +81,13 @@ export const listVoicesOperation = defineOperation({
   responses: { 200: { description: "A page of voices", body: { schema: voiceListSchema, component: "VoiceList" } } },
   errors: ["invalid_request", "invalid_cursor"],
   run: (core, call) => listVoicesPage(core, call.tenantId, call.query),
-  tool: "svc.voices.list",
+  tool: {
+    name: "svc.voices.list",
+    title: "List voices",
+    description:
+      "Preset voices, then your cloned ones (newest first), each with the speech models it works on; pass a " +
+      "voice_id as `voice` to svc.speech.synthesize.",
+  },
 });
 
 export const uploadAssetOperation = defineOperation({
@@ -87,7 +100,13 @@ export const uploadAssetOperation = defineOperation({
   responses: { 201: { description: "The stored artifact", body: { schema: uploadedAssetSchema, component: "UploadedAsset" } } },
   errors: ["invalid_request", "invalid_media", "unsupported_media_type", "media_too_large"],
   run: (core, call) => uploadAsset(core, call.tenantId, call.body),
-  tool: "svc.assets.upload",
+  tool: {
+    name: "svc.assets.upload",
+    title: "Upload media",
+    description: (limits) =>
+      `Store a file (base64, at most ${limits.assetUploadMaxBytes} bytes decoded) as your artifact; pass {type: "artifact", artifact_id} ` +
+      "as any media input (image, video, voice sample, reference audio).",
+  },
 });
 
 export const getCreditsOperation = defineOperation({
@@ -100,7 +119,7 @@ export const getCreditsOperation = defineOperation({
   responses: { 200: { description: "Your balance", body: { schema: creditBalanceSchema, component: "CreditBalance" } } },
   errors: ["invalid_request", "invalid_cursor"],
   run: (core, call) => creditBalanceView(core, call.tenantId, call.query),
-  tool: "svc.credits.get",
+  tool: { name: "svc.credits.get" },
 });
 
 export const createQuoteOperation = defineOperation({
@@ -119,7 +138,7 @@ export const createQuoteOperation = defineOperation({
   },
   responses: { 200: { description: "The quote; nothing is held or created", body: { schema: quoteSchema, component: "Quote" } } },
   errors: ["unsupported_capability", ...ADMISSION_ERRORS],
-  tool: "svc.tasks.quote",
+  tool: { name: "svc.tasks.quote" },
 });
 
 // svc.models.list answers the model list, and with its arguments a model's or a capability's card.
@@ -132,7 +151,7 @@ export const listModelsOperation = defineOperation({
   responses: { 200: { description: "The live models", body: { schema: modelListSchema, component: "ModelList" } } },
   errors: [],
   run: async (core) => modelList(await catalogState(core)),
-  tool: "svc.models.list",
+  tool: { name: "svc.models.list" },
 });
 
 export const MIRRORED_OPERATIONS = {
