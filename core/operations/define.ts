@@ -2,7 +2,7 @@ import type { z } from "zod";
 import type { Operation, OperationCall, UseCaseRuntime } from "./types.js";
 
 // The names a path's {placeholders} give its parameters: "/v1/tasks/{task_id}/cancel" → "task_id".
-export type PathParameterNames<Path extends string> = Path extends `${string}{${infer Name}}${infer Rest}` ? Name | PathParameterNames<Rest> : never;
+type PathParameterNames<Path extends string> = Path extends `${string}{${infer Name}}${infer Rest}` ? Name | PathParameterNames<Rest> : never;
 
 // What the router matches for a path: each placeholder's text, by its name.
 export type PathParameters<Path extends string> = { [Name in PathParameterNames<Path>]: string };
@@ -11,10 +11,10 @@ type ParameterSchema = z.ZodObject | undefined;
 
 // What a row's use case is handed: its path parameters as its params schema reads them, and the query's fields the
 // row documents, as the caller wrote them (the use case validates them itself, so REST and MCP refuse alike).
-export type ParamsOf<P extends ParameterSchema> = P extends z.ZodObject ? z.output<P> : Record<never, never>;
-export type QueryOf<Q extends ParameterSchema> = Q extends z.ZodObject ? { readonly [Field in keyof z.input<Q>]?: unknown } : Record<never, never>;
+type ParamsOf<P extends ParameterSchema> = P extends z.ZodObject ? z.output<P> : Record<never, never>;
+type QueryOf<Q extends ParameterSchema> = Q extends z.ZodObject ? { readonly [Field in keyof z.input<Q>]?: unknown } : Record<never, never>;
 
-export type UseCase<P extends ParameterSchema, Q extends ParameterSchema> = (core: UseCaseRuntime, call: OperationCall<ParamsOf<P>, QueryOf<Q>>) => Promise<unknown>;
+type UseCase<P extends ParameterSchema, Q extends ParameterSchema> = (core: UseCaseRuntime, call: OperationCall<ParamsOf<P>, QueryOf<Q>>) => Promise<unknown>;
 
 // A row as written, but for the parts whose types its use case is typed from.
 type RowFields = Omit<Operation, "path" | "params" | "query" | "run">;
@@ -47,6 +47,7 @@ export function defineOperation(row: AnyRow): unknown {
   return { ...row, run: (core: UseCaseRuntime, call: OperationCall) => run(core, { ...call, params: params.parse(call.params) }) };
 }
 
+// Any row: its use case a method, so that one typed for its own row's parameters is one of these.
 interface AnyRow extends RowFields {
   path: string;
   params?: z.ZodObject;
