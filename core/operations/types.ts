@@ -2,7 +2,6 @@ import type { z } from "zod";
 import type { uploadAsset } from "../assets/upload.js";
 import type { Area } from "../auth/areas.js";
 import type { catalogState } from "../catalog/cards.js";
-import type { Config } from "../config.js";
 import type { ErrorCode } from "../errors/catalogue.js";
 import type { createSigningKey } from "../signing-keys/keys.js";
 import type { cancelTaskRequest } from "../tasks/cancel-request.js";
@@ -88,8 +87,11 @@ export interface Operation {
   tool?: OperationTool;
 }
 
-// What a process's tools may quote of its configuration (the upload tool, its byte limit).
-export type ToolLimits = Pick<Config, "assetUploadMaxBytes">;
+// What a process's tools may quote of its configuration (the upload tool, its byte limit; the MCP server hands its
+// Config).
+export interface ToolLimits {
+  assetUploadMaxBytes: number;
+}
 
 // A tool whose arguments are its operation's own path parameters, query and body fields is generated from the row
 // (mcp-server/tools/mirrored-tool.ts), and what tools/list says of it is written here, beside the schemas it
