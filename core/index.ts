@@ -89,4 +89,5 @@ export { startLostWorkerRecovery } from "./jobs/lost-workers.js";
 export { isUnstorableText, refuseUnstorableText, UNSTORABLE_REASON } from "./contracts/storable-text.js";
 export { JSON_MAX_DEPTH, JSON_MAX_ITEMS, JSON_MAX_KEY_LENGTH, refuseUnboundedJsonText } from "./contracts/json-shape.js";
 export { MIRRORED_OPERATIONS, OPERATIONS, type OperationRow } from "./operations/table.js";
-export { StatusAnswer, type Operation } from "./operations/types.js";
+export { StatusAnswer, type GeneratedTool, type Operation, type ToolLimits } from "./operations/types.js";
+export type { PathParameters } from "./operations/define.js";

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { Db } from "../db/client.js";
-import { decodeCursor, pageOf, parseListQuery, type ListParameters } from "../operations/pagination.js";
+import { decodeCursor, pageOf, parseListQuery, type ListParameters } from "../contracts/pagination.js";
 import { readBalance } from "../db/statements/read-balance.js";
 import { recentLedgerEntries } from "../db/statements/ledger-entries.js";
 import { formatCredits } from "./money.js";

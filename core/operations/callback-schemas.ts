@@ -2,7 +2,7 @@ import { rotateSigningKeyBody } from "../signing-keys/rotate.js";
 import { createSigningKeyBody } from "../signing-keys/keys.js";
 import { callbackEventFieldsSchema, callbackSigningKeySchema } from "../callbacks/wire-schemas.js";
 import { describeFields } from "./described.js";
-import { listPageSchema } from "./pagination.js";
+import { listPageSchema } from "../contracts/pagination.js";
 import { documentedTaskSchema } from "./task-envelope.js";
 
 // The callback API's shapes (core/callbacks/wire-schemas.ts) with their fields described for the document.

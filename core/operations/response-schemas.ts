@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { listPageSchema } from "./pagination.js";
+import { listPageSchema } from "../contracts/pagination.js";
 
 // The wire shapes of the non-task answers, documented once: OpenAPI's response schemas come from these, and the
 // operations table checks each use case's answer type against them at compile time.

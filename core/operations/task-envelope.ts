@@ -2,7 +2,7 @@ import { z } from "zod";
 import { errorObjectSchema, taskEnvelopeSchema } from "../contracts/envelope-schema.js";
 import { ERROR_CATALOGUE, type ErrorCode } from "../errors/catalogue.js";
 import { describeFields } from "./described.js";
-import { listPageSchema } from "./pagination.js";
+import { listPageSchema } from "../contracts/pagination.js";
 import { taskOutputSchema } from "./task-output.js";
 
 // The documented forms of the shared wire shapes: `error.code` as the catalogue's codes and a task's `output` with

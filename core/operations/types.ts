@@ -22,11 +22,12 @@ export type UseCaseRuntime = Parameters<typeof getTask>[0] &
   Parameters<typeof catalogState>[0];
 
 // What a use case receives from any surface: the authenticated tenant and the request's raw parts, which the use
-// case validates itself (so REST and MCP refuse the same input with the same error).
-export interface OperationCall {
+// case validates itself (so REST and MCP refuse the same input with the same error). A row's use case sees its
+// path parameters and query typed from the row's schemas (define.ts); the surfaces hand over any row's alike.
+export interface OperationCall<Params = Readonly<Record<string, unknown>>, Query = Readonly<Record<string, unknown>>> {
   tenantId: string;
-  params: Record<string, string>;
-  query: Record<string, unknown>;
+  params: Params;
+  query: Query;
   body: unknown;
   // Set when the caller asked to be answered once the task has ended (REST's Prefer: wait=N), for the operations
   // whose answer documents Preference-Applied.
@@ -82,13 +83,23 @@ export interface Operation {
   // (streams, signed downloads, quotes, the pages; rest-server/routes/hand-written-route.ts). Its answer is sent
   // with the first status of `responses`, or as a StatusAnswer says.
   run?: (core: UseCaseRuntime, call: OperationCall) => Promise<unknown>;
-  // The MCP tool that mirrors this operation (svc.<area>.<verb>): the tool takes its name from here, and a test
-  // holds the tool list to the table.
-  tool?: string;
+  // The MCP tool that mirrors this operation (svc.<area>.<verb>); a test holds the tool list to the table.
+  tool?: OperationTool;
 }
 
-// A group of the table's rows, their ids kept as literals: the REST server keys the routes it writes by hand by
-// these ids, so the compiler refuses a hand-written route the table lacks, and one the table has but nobody serves.
-export function operationRows<const T extends readonly Operation[]>(rows: T): T {
-  return rows;
+// What a process's tools may quote of its configuration (the upload tool, its byte limit; the MCP server hands its
+// Config).
+export interface ToolLimits {
+  assetUploadMaxBytes: number;
+}
+
+// A tool whose arguments are its operation's own path parameters, query and body fields is generated from the row
+// (mcp-server/tools/mirrored-tool.ts), and what tools/list says of it is written here, beside the schemas it
+// describes. One that takes arguments of its own is written in mcp-server/tools/ and takes only its name from here.
+export type OperationTool = { name: string } | GeneratedTool;
+
+export interface GeneratedTool {
+  name: string;
+  title: string;
+  description: string | ((limits: ToolLimits) => string);
 }

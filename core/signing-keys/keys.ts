@@ -3,7 +3,7 @@ import type { Clock } from "../clock.js";
 import type { Config } from "../config.js";
 import type { Db, Executor } from "../db/client.js";
 import { invalidRequest, ServiceError, zodFailures } from "../errors/index.js";
-import { decodeCursor, pageOf, pageQuerySchema, parseListQuery } from "../operations/pagination.js";
+import { decodeCursor, pageOf, pageQuerySchema, parseListQuery } from "../contracts/pagination.js";
 import type { IdGenerator } from "../ids.js";
 import { encryptSecret, generateSigningSecret } from "./secret-box.js";
 import { findSigningKey, insertSigningKey, listSigningKeys, markSigningKeyRetired, type SigningKeyRow } from "./repository.js";

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { ReadSql } from "../db/client.js";
-import { parseListQuery, wholePage } from "../operations/pagination.js";
+import { parseListQuery, wholePage } from "../contracts/pagination.js";
 import { toEnvelope, type TaskEnvelope } from "./envelope.js";
 import { envelopeContext, type EnvelopeRuntime } from "./read.js";
 import { taskRowOf } from "./task-rows.js";

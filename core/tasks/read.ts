@@ -4,7 +4,7 @@ import type { Clock } from "../clock.js";
 import type { Config } from "../config.js";
 import type { Db, ReadSql } from "../db/client.js";
 import { ServiceError } from "../errors/index.js";
-import { decodeCursor, pageOf, pageQuerySchema, parseListQuery, type ListParameters } from "../operations/pagination.js";
+import { decodeCursor, pageOf, pageQuerySchema, parseListQuery, type ListParameters } from "../contracts/pagination.js";
 import { toEnvelope, type EnvelopeContext, type TaskEnvelope } from "./envelope.js";
 import { listTasks, type TaskListPosition } from "./repository.js";
 import { OPEN_STATUSES, TERMINAL_STATUSES } from "./state.js";

@@ -1,5 +1,5 @@
 import { PRESET_VOICES } from "../catalog/voices.js";
-import { decodeCursor, pageOf, pageQuerySchema, parseListQuery, type ListParameters } from "../operations/pagination.js";
+import { decodeCursor, pageOf, pageQuerySchema, parseListQuery, type ListParameters } from "../contracts/pagination.js";
 import type { Db } from "../db/client.js";
 import { clonedVoiceRecord, presetVoiceRecord, type VoiceRecord } from "./record.js";
 import { listClonedVoices } from "./repository.js";

@@ -6,6 +6,9 @@ import { READ_ONLY, type ToolDefinition } from "./types.js";
 
 const RECENT_ENTRIES = 10;
 
+// Both tools take arguments of their own, so they are written here rather than generated from their rows:
+// svc.credits.get none (the latest ledger entries, without GET /v1/credits' pages), and svc.tasks.quote the tool
+// to price and that tool's arguments, where POST /v1/quotes takes a capability beside a create's body fields.
 const balanceInput = z.object({}).strict();
 
 const quoteInput = z
@@ -49,7 +52,7 @@ function withoutClientRequestId(args: Record<string, unknown>): Record<string, u
 export function accountTools(): ToolDefinition[] {
   return [
     {
-      name: MIRRORED_OPERATIONS.getCredits.tool,
+      name: MIRRORED_OPERATIONS.getCredits.tool.name,
       title: "Credit balance",
       description: `Your credits (available, held by open tasks, spent, granted) and the ${RECENT_ENTRIES} latest ledger entries.`,
       inputSchema: jsonSchemaOf(balanceInput, "input"),
@@ -63,7 +66,7 @@ export function accountTools(): ToolDefinition[] {
       },
     },
     {
-      name: MIRRORED_OPERATIONS.createQuote.tool,
+      name: MIRRORED_OPERATIONS.createQuote.tool.name,
       title: "Quote a request",
       description:
         "Price a create call without making it: the model auto would pick, the price, the hold and your balance, or " +

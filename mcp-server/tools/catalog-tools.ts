@@ -1,16 +1,17 @@
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
-import { catalog, listVoicesPage, MIRRORED_OPERATIONS, scopeFor, ServiceError, type Capability } from "../../core/index.js";
+import { catalog, listVoicesPage, MIRRORED_OPERATIONS, scopeFor, ServiceError, type Capability, type ToolLimits } from "../../core/index.js";
 import { jsonSchemaOf, parseArguments } from "./json-schema.js";
+import { mirroredTool } from "./mirrored-tool.js";
 import { capabilityNamed, fullInputSchemaOf } from "./task-creation-tools.js";
 import { namesOf, styledNames, type ToolNameStyle } from "./tool-names.js";
 import { READ_ONLY, type ToolDefinition } from "./types.js";
 
 const { listVoices: voicesOperation, listModels: modelsOperation } = MIRRORED_OPERATIONS;
 
-// GET /v1/voices' query, with its rules and texts.
-const voicesInput = voicesOperation.query;
-
+// svc.models.list answers what GET /v1/models, /v1/catalog/models/{model} and /v1/catalog/capabilities/{capability}
+// answer apart, in one call with arguments of its own, so it is written here; svc.voices.list takes GET /v1/voices'
+// query, and is generated from its row.
 const modelsInput = z
   .object({
     capability: z
@@ -50,25 +51,18 @@ function toolOf(capability: Capability, style: ToolNameStyle) {
 }
 
 // The read-only catalog: voices to speak with, and models to choose from with what the tools that run on them take.
-export function catalogTools(): ToolDefinition[] {
+export function catalogTools(limits: ToolLimits): ToolDefinition[] {
   return [
-    {
-      name: voicesOperation.tool,
-      title: "List voices",
-      description:
-        "Preset voices, then your cloned ones (newest first), each with the speech models it works on; pass a " +
-        "voice_id as `voice` to svc.speech.synthesize.",
-      inputSchema: jsonSchemaOf(voicesInput, "input"),
+    mirroredTool(voicesOperation, limits, {
       annotations: READ_ONLY,
       // The speech tool sends agents here for voice ids, so a grant that may synthesize speech may list voices.
-      scopes: [scopeFor("voices", "read"), scopeFor("speech", "write")],
-      async run(args, call) {
-        const input = parseArguments(voicesInput, args);
+      alsoGrantedBy: [scopeFor("speech", "write")],
+      async run(input, call) {
         return { structured: await listVoicesPage(call.core, call.grant.tenantId, input, "arguments") };
       },
-    },
+    }),
     {
-      name: modelsOperation.tool,
+      name: modelsOperation.tool.name,
       title: "List models",
       description:
         "The live models and the capabilities each serves (`model: auto` picks one). With capability: also every " +

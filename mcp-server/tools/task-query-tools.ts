@@ -1,7 +1,8 @@
 import { z } from "zod";
-import { cancelTask, listTasksPage, MIRRORED_OPERATIONS, scopeFor } from "../../core/index.js";
+import { cancelTask, listTasksPage, MIRRORED_OPERATIONS, scopeFor, type ToolLimits } from "../../core/index.js";
 import { TASK_APP_TOOL_META } from "../task-app.js";
 import { jsonSchemaOf, parseArguments } from "./json-schema.js";
+import { mirroredTool } from "./mirrored-tool.js";
 import { taskOutcome } from "./task-outcome.js";
 import { TASK_VIEWS, taskInView } from "./task-view.js";
 import { MAX_WAIT_SECONDS, readTaskWaiting } from "./task-wait.js";
@@ -11,8 +12,9 @@ const { getTask: getOperation, listTasks: listOperation, cancelTask: cancelOpera
 
 const view = z.enum(TASK_VIEWS).default("summary").describe("summary (default), or full: the whole envelope.");
 
-// Each tool's arguments are its REST operation's parameters, query and body fields, with their rules and texts,
-// beside what only the tool takes (a view, a wait, thumbnails).
+// svc.tasks.get and svc.tasks.list take arguments REST's operations do not (a view, a wait in seconds instead of
+// Prefer, thumbnails), so they are written here, beside their REST operation's parameters and query fields with
+// their rules and texts; svc.tasks.cancel takes exactly its operation's, and is generated from its row.
 const getInput = getOperation.params
   .extend({
     wait_seconds: z
@@ -35,12 +37,10 @@ const getInput = getOperation.params
 // client_request_id is answered with the task it created).
 const listInput = listOperation.query.omit({ idempotency_key: true }).extend({ view });
 
-const cancelInput = cancelOperation.params.extend(cancelOperation.body.schema.shape).strict();
-
-export function taskQueryTools(): ToolDefinition[] {
+export function taskQueryTools(limits: ToolLimits): ToolDefinition[] {
   return [
     {
-      name: getOperation.tool,
+      name: getOperation.tool.name,
       title: "Get a task",
       description:
         "Read a task a create tool answered: status, progress, output with artifact links, error, billing. Poll " +
@@ -58,7 +58,7 @@ export function taskQueryTools(): ToolDefinition[] {
       },
     },
     {
-      name: listOperation.tool,
+      name: listOperation.tool.name,
       title: "List tasks",
       description: "Your tasks, newest first, optionally filtered by status or capability; page with next_cursor.",
       inputSchema: jsonSchemaOf(listInput, "input"),
@@ -70,20 +70,12 @@ export function taskQueryTools(): ToolDefinition[] {
         return { structured: { ...page, data: page.data.map((task) => taskInView(task, chosen)) } };
       },
     },
-    {
-      name: cancelOperation.tool,
-      title: "Cancel a task",
-      description:
-        "Stop a task: a queued one at once, refunded; a running one gets cancel_requested_at and ends canceled, or " +
-        "answers conflict when the model cannot stop (keep polling, never resubmit). A finished task answers as it is.",
-      inputSchema: jsonSchemaOf(cancelInput, "input"),
+    mirroredTool(cancelOperation, limits, {
       annotations: { idempotentHint: true },
-      scopes: [scopeFor("tasks", "write")],
-      async run(args, call) {
-        const input = parseArguments(cancelInput, args);
+      async run(input, call) {
         const result = await cancelTask(call.core, call.grant.tenantId, input.task_id, input.reason);
         return taskOutcome(call, result.task);
       },
-    },
+    }),
   ];
 }

@@ -30,7 +30,7 @@ function listedTool(definition: ToolDefinition, name: string, style: ToolNameSty
 // Every tool, built once per process: the capability table's task-creating tools, then tasks, catalog, account
 // and assets; each naming style's list is built once too.
 export function buildToolSet(config: Pick<Config, "assetUploadMaxBytes">): ToolSet {
-  const definitions = [...taskCreationTools(), ...taskQueryTools(), ...catalogTools(), ...accountTools(), ...assetTools(config.assetUploadMaxBytes)];
+  const definitions = [...taskCreationTools(), ...taskQueryTools(config), ...catalogTools(config), ...accountTools(), ...assetTools(config)];
   const byName = new Map<string, ToolDefinition>();
   for (const definition of definitions) {
     byName.set(definition.name, definition);

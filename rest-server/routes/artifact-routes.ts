@@ -7,7 +7,7 @@ import type { HandWrittenRoutes } from "./hand-written-route.js";
 export function artifactRoutes(core: Core): HandWrittenRoutes<"downloadArtifact"> {
   return {
     downloadArtifact: downloadRoute((request, download) =>
-      openSignedArtifact(core, request.params.artifact_id!, request.query.expires ?? "", request.query.signature ?? "", download),
+      openSignedArtifact(core, request.params.artifact_id, request.query.expires ?? "", request.query.signature ?? "", download),
     ),
   };
 }

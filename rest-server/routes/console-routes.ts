@@ -103,7 +103,7 @@ export function consoleRoutes(core: Core): HandWrittenRoutes<"getConsole" | "get
     },
     getConsoleFile: {
       handler: async (request, reply) => {
-        const name = request.params.file!;
+        const name = request.params.file;
         const file = name === "index.html" ? undefined : files.get(name);
         if (!file) throw new ServiceError("not_found", `The console has no file ${name}.`);
         return send(file, request.headers["if-none-match"], reply);

@@ -20,11 +20,11 @@ export interface DownloadAnswer {
 
 // GET and HEAD of a stored file (a signed artifact, a stock voice sample): `open` finds and answers it; this sends
 // its status, headers and bytes.
-export function downloadRoute(
-  open: (request: FastifyRequest<RouteRequest>, download: DownloadRequest) => Promise<DownloadAnswer>,
-): { handler: RouteHandler; head: RouteHandler } {
+export function downloadRoute<Params>(
+  open: (request: FastifyRequest<RouteRequest<Params>>, download: DownloadRequest) => Promise<DownloadAnswer>,
+): { handler: RouteHandler<Params>; head: RouteHandler<Params> } {
   const route =
-    (method: "GET" | "HEAD"): RouteHandler =>
+    (method: "GET" | "HEAD"): RouteHandler<Params> =>
     async (request, reply) => {
       const header = (name: string) => {
         const value = request.headers[name];

@@ -3,7 +3,7 @@ import { OPERATIONS, StatusAnswer, type Core, type Operation } from "../../core/
 import { principalOf, requireAuth, requireAuthentication } from "../plugins/auth.js";
 import { artifactRoutes } from "./artifact-routes.js";
 import { consoleRoutes } from "./console-routes.js";
-import type { HandWrittenRoute, HandWrittenRoutes, RouteRequest } from "./hand-written-route.js";
+import type { HandWrittenOperationId, HandWrittenRoute, HandWrittenRoutes, RouteRequest } from "./hand-written-route.js";
 import { openApiRoutes } from "./openapi-routes.js";
 import { markWaitApplied, preferredWait } from "./prefer-wait.js";
 import { quoteRoutes } from "./quote-routes.js";
@@ -56,7 +56,9 @@ export function registerOperationRoutes(app: FastifyInstance, core: Core): void 
     ...openApiRoutes(core),
     ...consoleRoutes(core),
   };
-  const byId = new Map<string, HandWrittenRoute>(Object.entries(handWritten));
+  // Each handler is typed for its row's path parameters, and is registered below at the URL made of that row's path,
+  // where Fastify hands it exactly those: from here on, any row's route alike.
+  const byId = new Map<string, HandWrittenRoute>(Object.entries(handWritten as Record<HandWrittenOperationId, HandWrittenRoute>));
   for (const operation of OPERATIONS) {
     if (operation.kind === "probe") continue;
     const route = operation.run ? useCaseRoute(core, operation, operation.run) : byId.get(operation.operationId);

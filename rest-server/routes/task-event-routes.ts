@@ -2,7 +2,7 @@ import type { FastifyInstance } from "fastify";
 import { openTaskEventStream, parseLastEventId, type Core, type TaskStreamEvent } from "../../core/index.js";
 import { principalOf } from "../plugins/auth.js";
 import { requestLog } from "../../http-face/request-log.js";
-import type { HandWrittenRoutes, RouteHandler } from "./hand-written-route.js";
+import type { HandWrittenHandler, HandWrittenRoutes } from "./hand-written-route.js";
 
 // A comment line this often keeps proxies and clients from taking a quiet stream for a dead one.
 const HEARTBEAT_MS = 15_000;
@@ -23,9 +23,9 @@ export function taskEventRoutes(app: FastifyInstance, core: Core): HandWrittenRo
     for (const end of [...open]) end();
   });
 
-  const handler: RouteHandler = async (request, reply) => {
+  const handler: HandWrittenHandler<"streamTaskEvents"> = async (request, reply) => {
     const lastEventId = parseLastEventId(request.headers["last-event-id"] as string | undefined);
-    const stream = await openTaskEventStream(core, principalOf(request).tenantId, request.params.task_id!, lastEventId);
+    const stream = await openTaskEventStream(core, principalOf(request).tenantId, request.params.task_id, lastEventId);
     reply.hijack();
     const response = reply.raw;
     response.writeHead(200, {

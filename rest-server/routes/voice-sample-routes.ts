@@ -6,5 +6,5 @@ import type { HandWrittenRoutes } from "./hand-written-route.js";
 // as for an artifact, so a player can seek it and a browser can keep it.
 export function voiceSampleRoutes(core: Core): HandWrittenRoutes<"getVoiceSample"> {
   const samples = new StockVoiceSamples(core);
-  return { getVoiceSample: downloadRoute((request, download) => samples.open(request.params.voice_id!, download)) };
+  return { getVoiceSample: downloadRoute((request, download) => samples.open(request.params.voice_id, download)) };
 }

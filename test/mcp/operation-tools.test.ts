@@ -7,7 +7,7 @@ import { buildToolSet } from "../../mcp-server/tools/tool-set.js";
 // area and method stand for (a read for GET, a write otherwise).
 
 const tools = buildToolSet({ assetUploadMaxBytes: 1024 });
-const mirrored = OPERATIONS.flatMap((operation) => (operation.tool ? [{ ...operation, tool: operation.tool }] : []));
+const mirrored = OPERATIONS.flatMap((operation) => (operation.tool ? [{ ...operation, tool: operation.tool.name }] : []));
 
 describe("MCP tools and the operations table", () => {
   it("lists exactly the capabilities' tools and the operations' tools", () => {
@@ -16,6 +16,15 @@ describe("MCP tools and the operations table", () => {
     expect(listed).toHaveLength(tabled.length);
     expect([...listed].sort()).toEqual([...tabled].sort());
   });
+
+  it.each(OPERATIONS.flatMap((operation) => (operation.tool && "title" in operation.tool ? [[operation.tool.name, operation.tool] as const] : [])))(
+    "%s, generated from its row, says what the row says of it",
+    (name, text) => {
+      const tool = tools.find(name)!;
+      expect(tool.title).toBe(text.title);
+      expect(tool.description).toBe(typeof text.description === "string" ? text.description : text.description({ assetUploadMaxBytes: 1024 }));
+    },
+  );
 
   it.each(mirrored.map((operation) => [operation.tool, operation] as const))("%s asks for the scope of its operation", (name, operation) => {
     const scopes = tools.find(name)!.scopes;

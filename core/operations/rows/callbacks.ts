@@ -7,11 +7,11 @@ import {
 } from "../../signing-keys/keys.js";
 import { rotateSigningKey } from "../../signing-keys/rotate.js";
 import { documentedCreateSigningKeyBody, documentedRotateSigningKeyBody, documentedSigningKeyListSchema } from "../callback-schemas.js";
-import { operationRows } from "../types.js";
+import { defineOperation } from "../define.js";
 import { keyId, signingKey } from "./shared.js";
 
-export const CALLBACK_OPERATIONS = operationRows([
-  {
+export const CALLBACK_OPERATIONS = [
+  defineOperation({
     operationId: "createCallbackSigningKey",
     method: "POST",
     path: "/v1/callback-signing-keys",
@@ -21,8 +21,8 @@ export const CALLBACK_OPERATIONS = operationRows([
     responses: { 201: { description: "The new key, with its secret", body: signingKey } },
     errors: ["invalid_request"],
     run: (core, call) => createSigningKey(core, call.tenantId, call.body),
-  },
-  {
+  }),
+  defineOperation({
     operationId: "listCallbackSigningKeys",
     method: "GET",
     path: "/v1/callback-signing-keys",
@@ -32,8 +32,8 @@ export const CALLBACK_OPERATIONS = operationRows([
     responses: { 200: { description: "A page of keys", body: { schema: documentedSigningKeyListSchema, component: "CallbackSigningKeyList" } } },
     errors: ["invalid_request", "invalid_cursor"],
     run: (core, call) => listSigningKeysPage(core, call.tenantId, call.query),
-  },
-  {
+  }),
+  defineOperation({
     operationId: "getCallbackSigningKey",
     method: "GET",
     path: "/v1/callback-signing-keys/{key_id}",
@@ -42,9 +42,9 @@ export const CALLBACK_OPERATIONS = operationRows([
     params: keyId,
     responses: { 200: { description: "The key (never its secret)", body: signingKey } },
     errors: ["callback_signing_key_not_found"],
-    run: (core, call) => getSigningKey(core, call.tenantId, call.params.key_id!),
-  },
-  {
+    run: (core, call) => getSigningKey(core, call.tenantId, call.params.key_id),
+  }),
+  defineOperation({
     operationId: "rotateCallbackSigningKey",
     method: "POST",
     path: "/v1/callback-signing-keys/{key_id}/rotate",
@@ -59,9 +59,9 @@ export const CALLBACK_OPERATIONS = operationRows([
     },
     responses: { 200: { description: "The key, with its new secret", body: signingKey } },
     errors: ["callback_signing_key_not_found", "callback_signing_key_inactive", "invalid_request"],
-    run: (core, call) => rotateSigningKey(core, call.tenantId, call.params.key_id!, call.body),
-  },
-  {
+    run: (core, call) => rotateSigningKey(core, call.tenantId, call.params.key_id, call.body),
+  }),
+  defineOperation({
     operationId: "retireCallbackSigningKey",
     method: "POST",
     path: "/v1/callback-signing-keys/{key_id}/retire",
@@ -70,6 +70,6 @@ export const CALLBACK_OPERATIONS = operationRows([
     params: keyId,
     responses: { 200: { description: "The retired key", body: signingKey } },
     errors: ["callback_signing_key_not_found"],
-    run: (core, call) => retireSigningKey(core, call.tenantId, call.params.key_id!),
-  },
-]);
+    run: (core, call) => retireSigningKey(core, call.tenantId, call.params.key_id),
+  }),
+] as const;

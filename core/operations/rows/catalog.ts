@@ -1,12 +1,12 @@
 import { z } from "zod";
 import { capabilityDetail, capabilityList, catalogState, modelDetail, modelList } from "../../catalog/cards.js";
 import { capabilityCardSchema, capabilityListSchema, modelCardSchema, modelListSchema } from "../response-schemas.js";
-import { operationRows } from "../types.js";
+import { defineOperation } from "../define.js";
 import { listModelsOperation } from "./mirrored.js";
 
-export const CATALOG_OPERATIONS = operationRows([
+export const CATALOG_OPERATIONS = [
   listModelsOperation,
-  {
+  defineOperation({
     operationId: "listCatalogModels",
     method: "GET",
     path: "/v1/catalog/models",
@@ -15,8 +15,8 @@ export const CATALOG_OPERATIONS = operationRows([
     responses: { 200: { description: "The live models", body: { schema: modelListSchema, component: "ModelList" } } },
     errors: [],
     run: async (core) => modelList(await catalogState(core)),
-  },
-  {
+  }),
+  defineOperation({
     operationId: "getCatalogModel",
     method: "GET",
     path: "/v1/catalog/models/{model}",
@@ -25,9 +25,9 @@ export const CATALOG_OPERATIONS = operationRows([
     params: z.object({ model: z.string().describe("The model id.") }),
     responses: { 200: { description: "The model's card", body: { schema: modelCardSchema, component: "ModelCard" } } },
     errors: ["not_found"],
-    run: async (core, call) => modelDetail(call.params.model!, await catalogState(core)),
-  },
-  {
+    run: async (core, call) => modelDetail(call.params.model, await catalogState(core)),
+  }),
+  defineOperation({
     operationId: "listCatalogCapabilities",
     method: "GET",
     path: "/v1/catalog/capabilities",
@@ -36,8 +36,8 @@ export const CATALOG_OPERATIONS = operationRows([
     responses: { 200: { description: "Every capability", body: { schema: capabilityListSchema, component: "CapabilityList" } } },
     errors: [],
     run: async () => capabilityList(),
-  },
-  {
+  }),
+  defineOperation({
     operationId: "getCatalogCapability",
     method: "GET",
     path: "/v1/catalog/capabilities/{capability}",
@@ -46,6 +46,6 @@ export const CATALOG_OPERATIONS = operationRows([
     params: z.object({ capability: z.string().describe("The capability id.") }),
     responses: { 200: { description: "The capability's card", body: { schema: capabilityCardSchema, component: "CapabilityCard" } } },
     errors: ["not_found"],
-    run: async (core, call) => capabilityDetail(call.params.capability!, await catalogState(core)),
-  },
-]);
+    run: async (core, call) => capabilityDetail(call.params.capability, await catalogState(core)),
+  }),
+] as const;

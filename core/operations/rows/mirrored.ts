@@ -9,12 +9,14 @@ import { waitForTask } from "../../tasks/task-wait.js";
 import { listVoicesPage, voiceListQuerySchema } from "../../voices/list.js";
 import { ADMISSION_ERRORS } from "../create-errors.js";
 import { creditBalanceSchema, quoteSchema, modelListSchema, uploadedAssetSchema, voiceListSchema } from "../response-schemas.js";
-import { StatusAnswer, type Operation } from "../types.js";
+import { defineOperation } from "../define.js";
+import { StatusAnswer } from "../types.js";
 import { preferWaitHeaders, task, taskId, taskList } from "./shared.js";
 
-// The operations MCP's tools mirror (mcp-server/tools/): named, so the tools take their names and their arguments'
-// schemas from them with their types.
-export const listTasksOperation = {
+// The operations MCP's tools mirror (mcp-server/tools/): named, so the tools take their names, and their arguments'
+// schemas with their types, from them. The tools whose arguments are the operation's own are generated from their
+// rows, and their texts are written here.
+export const listTasksOperation = defineOperation({
   operationId: "listTasks",
   method: "GET",
   path: "/v1/tasks",
@@ -26,10 +28,10 @@ export const listTasksOperation = {
   errors: ["invalid_request", "invalid_cursor"],
   run: (core, call) =>
     isIdempotencyKeyLookup(call.query) ? findTaskByIdempotencyKey(core, call.tenantId, call.query) : listTasksPage(core, call.tenantId, call.query),
-  tool: "svc.tasks.list",
-} as const satisfies Operation;
+  tool: { name: "svc.tasks.list" },
+});
 
-export const getTaskOperation = {
+export const getTaskOperation = defineOperation({
   operationId: "getTask",
   method: "GET",
   path: "/v1/tasks/{task_id}",
@@ -39,11 +41,11 @@ export const getTaskOperation = {
   headers: preferWaitHeaders,
   responses: { 200: { description: "The task", body: task, headers: ["Preference-Applied"] } },
   errors: ["task_not_found"],
-  run: (core, call) => (call.wait ? waitForTask(core, call.tenantId, call.params.task_id!, call.wait) : getTask(core, call.tenantId, call.params.task_id!)),
-  tool: "svc.tasks.get",
-} as const satisfies Operation;
+  run: (core, call) => (call.wait ? waitForTask(core, call.tenantId, call.params.task_id, call.wait) : getTask(core, call.tenantId, call.params.task_id)),
+  tool: { name: "svc.tasks.get" },
+});
 
-export const cancelTaskOperation = {
+export const cancelTaskOperation = defineOperation({
   operationId: "cancelTask",
   method: "POST",
   path: "/v1/tasks/{task_id}/cancel",
@@ -57,13 +59,19 @@ export const cancelTaskOperation = {
   },
   errors: ["task_not_found", "conflict", "invalid_request"],
   run: async (core, call) => {
-    const result = await cancelTaskRequest(core, call.tenantId, call.params.task_id!, call.body);
+    const result = await cancelTaskRequest(core, call.tenantId, call.params.task_id, call.body);
     return new StatusAnswer(result.outcome === "requested" ? 202 : 200, result.task);
   },
-  tool: "svc.tasks.cancel",
-} as const satisfies Operation;
+  tool: {
+    name: "svc.tasks.cancel",
+    title: "Cancel a task",
+    description:
+      "Stop a task: a queued one at once, refunded; a running one gets cancel_requested_at and ends canceled, or " +
+      "answers conflict when the model cannot stop (keep polling, never resubmit). A finished task answers as it is.",
+  },
+});
 
-export const listVoicesOperation = {
+export const listVoicesOperation = defineOperation({
   operationId: "listVoices",
   method: "GET",
   path: "/v1/voices",
@@ -73,10 +81,16 @@ export const listVoicesOperation = {
   responses: { 200: { description: "A page of voices", body: { schema: voiceListSchema, component: "VoiceList" } } },
   errors: ["invalid_request", "invalid_cursor"],
   run: (core, call) => listVoicesPage(core, call.tenantId, call.query),
-  tool: "svc.voices.list",
-} as const satisfies Operation;
+  tool: {
+    name: "svc.voices.list",
+    title: "List voices",
+    description:
+      "Preset voices, then your cloned ones (newest first), each with the speech models it works on; pass a " +
+      "voice_id as `voice` to svc.speech.synthesize.",
+  },
+});
 
-export const uploadAssetOperation = {
+export const uploadAssetOperation = defineOperation({
   operationId: "uploadAsset",
   method: "POST",
   path: "/v1/assets",
@@ -86,10 +100,16 @@ export const uploadAssetOperation = {
   responses: { 201: { description: "The stored artifact", body: { schema: uploadedAssetSchema, component: "UploadedAsset" } } },
   errors: ["invalid_request", "invalid_media", "unsupported_media_type", "media_too_large"],
   run: (core, call) => uploadAsset(core, call.tenantId, call.body),
-  tool: "svc.assets.upload",
-} as const satisfies Operation;
+  tool: {
+    name: "svc.assets.upload",
+    title: "Upload media",
+    description: (limits) =>
+      `Store a file (base64, at most ${limits.assetUploadMaxBytes} bytes decoded) as your artifact; pass {type: "artifact", artifact_id} ` +
+      "as any media input (image, video, voice sample, reference audio).",
+  },
+});
 
-export const getCreditsOperation = {
+export const getCreditsOperation = defineOperation({
   operationId: "getCredits",
   method: "GET",
   path: "/v1/credits",
@@ -99,10 +119,10 @@ export const getCreditsOperation = {
   responses: { 200: { description: "Your balance", body: { schema: creditBalanceSchema, component: "CreditBalance" } } },
   errors: ["invalid_request", "invalid_cursor"],
   run: (core, call) => creditBalanceView(core, call.tenantId, call.query),
-  tool: "svc.credits.get",
-} as const satisfies Operation;
+  tool: { name: "svc.credits.get" },
+});
 
-export const createQuoteOperation = {
+export const createQuoteOperation = defineOperation({
   operationId: "createQuote",
   method: "POST",
   path: "/v1/quotes",
@@ -118,11 +138,11 @@ export const createQuoteOperation = {
   },
   responses: { 200: { description: "The quote; nothing is held or created", body: { schema: quoteSchema, component: "Quote" } } },
   errors: ["unsupported_capability", ...ADMISSION_ERRORS],
-  tool: "svc.tasks.quote",
-} as const satisfies Operation;
+  tool: { name: "svc.tasks.quote" },
+});
 
 // svc.models.list answers the model list, and with its arguments a model's or a capability's card.
-export const listModelsOperation = {
+export const listModelsOperation = defineOperation({
   operationId: "listModels",
   method: "GET",
   path: "/v1/models",
@@ -131,8 +151,8 @@ export const listModelsOperation = {
   responses: { 200: { description: "The live models", body: { schema: modelListSchema, component: "ModelList" } } },
   errors: [],
   run: async (core) => modelList(await catalogState(core)),
-  tool: "svc.models.list",
-} as const satisfies Operation;
+  tool: { name: "svc.models.list" },
+});
 
 export const MIRRORED_OPERATIONS = {
   listTasks: listTasksOperation,

@@ -1,11 +1,11 @@
 import { z } from "zod";
 import { livenessSchema, readinessSchema } from "../response-schemas.js";
-import { operationRows } from "../types.js";
+import { defineOperation } from "../define.js";
 
 // Answered without an API key: signed downloads, preset voices' stock samples (the same for everyone, bought by
 // the operator once: core/voices/stock-sample.ts), the service's pages and its probes.
-export const SERVICE_OPERATIONS = operationRows([
-  {
+export const SERVICE_OPERATIONS = [
+  defineOperation({
     operationId: "downloadArtifact",
     method: "GET",
     path: "/v1/artifacts/{artifact_id}/content",
@@ -22,8 +22,8 @@ export const SERVICE_OPERATIONS = operationRows([
       304: { description: "Not modified (If-None-Match or If-Modified-Since)" },
     },
     errors: ["forbidden", "artifact_not_found"],
-  },
-  {
+  }),
+  defineOperation({
     operationId: "getVoiceSample",
     method: "GET",
     path: "/v1/voices/{voice_id}/sample",
@@ -37,8 +37,8 @@ export const SERVICE_OPERATIONS = operationRows([
       304: { description: "Not modified (If-None-Match or If-Modified-Since)" },
     },
     errors: ["voice_not_found", "model_unavailable", "model_request_failed"],
-  },
-  {
+  }),
+  defineOperation({
     operationId: "getOpenApiDocument",
     kind: "page",
     method: "GET",
@@ -47,8 +47,8 @@ export const SERVICE_OPERATIONS = operationRows([
     area: null,
     responses: { 200: { description: "This document", body: { mediaType: "application/json", text: "The OpenAPI 3.1 document." } } },
     errors: [],
-  },
-  {
+  }),
+  defineOperation({
     operationId: "getApiReference",
     kind: "page",
     method: "GET",
@@ -57,8 +57,8 @@ export const SERVICE_OPERATIONS = operationRows([
     area: null,
     responses: { 200: { description: "The reference page", body: { mediaType: "text/html", text: "An HTML page." } } },
     errors: [],
-  },
-  {
+  }),
+  defineOperation({
     operationId: "getConsole",
     kind: "page",
     method: "GET",
@@ -71,8 +71,8 @@ export const SERVICE_OPERATIONS = operationRows([
       503: { description: "The console is not built (npm run build)", body: { mediaType: "text/plain", text: "What to run." } },
     },
     errors: [],
-  },
-  {
+  }),
+  defineOperation({
     operationId: "getConsoleFile",
     kind: "page",
     method: "GET",
@@ -85,8 +85,8 @@ export const SERVICE_OPERATIONS = operationRows([
       304: { description: "Not modified (If-None-Match)" },
     },
     errors: ["not_found"],
-  },
-  {
+  }),
+  defineOperation({
     operationId: "getLiveness",
     kind: "probe",
     method: "GET",
@@ -95,8 +95,8 @@ export const SERVICE_OPERATIONS = operationRows([
     area: null,
     responses: { 200: { description: "The process runs", body: { schema: livenessSchema, component: "Liveness" } } },
     errors: [],
-  },
-  {
+  }),
+  defineOperation({
     operationId: "getReadiness",
     kind: "probe",
     method: "GET",
@@ -108,8 +108,8 @@ export const SERVICE_OPERATIONS = operationRows([
       503: { description: "Not ready: the failing check", body: { schema: readinessSchema, component: "Readiness" } },
     },
     errors: [],
-  },
-  {
+  }),
+  defineOperation({
     operationId: "getMetrics",
     kind: "probe",
     method: "GET",
@@ -118,5 +118,5 @@ export const SERVICE_OPERATIONS = operationRows([
     area: null,
     responses: { 200: { description: "Prometheus text exposition", body: { mediaType: "text/plain", text: "Prometheus text format." } } },
     errors: [],
-  },
-]);
+  }),
+] as const;

@@ -2,14 +2,14 @@ import { z } from "zod";
 import { listTaskAssets } from "../../artifacts/read.js";
 import { redeliverCallback } from "../../callbacks/redeliver.js";
 import { taskAssetListSchema } from "../response-schemas.js";
-import { operationRows } from "../types.js";
+import { defineOperation } from "../define.js";
 import { task, taskId } from "./shared.js";
 import { cancelTaskOperation, createQuoteOperation, getTaskOperation, listTasksOperation } from "./mirrored.js";
 
-export const TASK_OPERATIONS = operationRows([
+export const TASK_OPERATIONS = [
   listTasksOperation,
   getTaskOperation,
-  {
+  defineOperation({
     operationId: "streamTaskEvents",
     method: "GET",
     path: "/v1/tasks/{task_id}/events",
@@ -24,10 +24,10 @@ export const TASK_OPERATIONS = operationRows([
       },
     },
     errors: ["task_not_found"],
-  },
+  }),
   createQuoteOperation,
   cancelTaskOperation,
-  {
+  defineOperation({
     operationId: "listTaskAssets",
     method: "GET",
     path: "/v1/tasks/{task_id}/assets",
@@ -36,9 +36,9 @@ export const TASK_OPERATIONS = operationRows([
     params: taskId,
     responses: { 200: { description: "The task's artifacts", body: { schema: taskAssetListSchema, component: "TaskAssetList" } } },
     errors: ["task_not_found"],
-    run: (core, call) => listTaskAssets(core, call.tenantId, call.params.task_id!),
-  },
-  {
+    run: (core, call) => listTaskAssets(core, call.tenantId, call.params.task_id),
+  }),
+  defineOperation({
     operationId: "redeliverTaskCallback",
     method: "POST",
     path: "/v1/tasks/{task_id}/callback/redeliver",
@@ -47,6 +47,6 @@ export const TASK_OPERATIONS = operationRows([
     params: taskId,
     responses: { 202: { description: "The delivery is scheduled", body: task } },
     errors: ["task_not_found", "conflict", "callback_signing_key_inactive"],
-    run: (core, call) => redeliverCallback(core, call.tenantId, call.params.task_id!),
-  },
-]);
+    run: (core, call) => redeliverCallback(core, call.tenantId, call.params.task_id),
+  }),
+] as const;

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { invalidCursor, invalidQuery } from "../contracts/query-errors.js";
+import { invalidCursor, invalidQuery } from "./query-errors.js";
 
 // Cursor pagination, once for every list (tasks, voices, callback signing keys): the query a list takes, how it is
 // parsed, the cursor's encoding, and the page it answers. Each list says only where a cursor points (its own
