@@ -39,12 +39,12 @@ export interface BenchResults {
   growth: GrowthResults | null;
 }
 
-// Issue 19's goals, and issue 38's for tenants sharing the worker. The emulator stands in for the vendors, so its
-// memory is reported apart, without a goal.
+// Issue 19's goals, and issue 38's for tenants sharing the worker (which raised completion's from 0.25×). The
+// emulator stands in for the vendors, so its memory is reported apart, without a goal.
 const GOALS = {
   createRatioEveryRound: 0.5,
   readRatio: 0.7,
-  completionRatio: 0.25,
+  completionRatio: 0.3,
   latencyP50OfReference: 1.2,
   latencyP99OfReference: 2,
   serviceMemoryBytes: 200 * 1024 * 1024,
