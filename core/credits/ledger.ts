@@ -3,7 +3,6 @@ import type { Executor, Tx } from "../db/client.js";
 import { ServiceError } from "../errors/index.js";
 import { formatCredits } from "./money.js";
 import { recordSettlement } from "../db/statements/record-settlement.js";
-import { returnSpend } from "../db/statements/return-spend.js";
 import { settleAccount, type AccountSettlement } from "../db/statements/settle-account.js";
 
 // Every movement of credits is a ledger row plus a guarded update of the tenant's account, in the caller's
@@ -62,7 +61,6 @@ export class Settlements {
   async settle(tx: Tx, tenantId: string, taskId: string, held: bigint, captured: bigint): Promise<boolean> {
     if (captured > held) throw new Error(`capture ${captured} exceeds hold ${held} for ${taskId}`);
     if (!(await recordSettlement(tx, tenantId, taskId, held, captured))) return false;
-    if (held > captured) await returnSpend(tx, taskId, held - captured);
     const account = this.accounts.get(tenantId) ?? { held: 0n, spent: 0n, returned: 0n };
     account.held += held;
     account.spent += captured;

@@ -87,3 +87,28 @@ describe("return-spend", () => {
     expect(await spent()).toBe(0n);
   });
 });
+
+describe("record-settlement with a spend limit", () => {
+  it("gives the uncaptured rest of the hold back to the spend counter with the settlement, and only once", async () => {
+    await h.core.db.execute(sql`
+      insert into spend_limits (scope, owner, tenant_id, period, "limit") values ('tenant', ${h.tenantId}, ${h.tenantId}, 'month', 50000000)
+      on conflict do nothing`);
+    const taskId = await admitted();
+    const spent = async () => {
+      const [row] = await h.core.db.execute<{ spent: string }>(sql`select spent::text from spend_counters where owner = ${h.tenantId}`);
+      return BigInt(row?.spent ?? "-1");
+    };
+    const [hold] = await recentLedgerEntries(h.core.db, h.tenantId, 1);
+    const held = hold?.amount ?? 0n;
+    const captured = held / 4n;
+    const counted = await spent();
+    const recorded = await h.core.db.transaction(async (tx) => {
+      const first = await recordSettlement(tx, h.tenantId, taskId, held, captured);
+      const second = await recordSettlement(tx, h.tenantId, taskId, held, captured);
+      if (first) await settleAccount(tx, h.tenantId, { held, spent: captured, returned: held - captured });
+      return [first, second];
+    });
+    expect(recorded).toEqual([true, false]);
+    expect(await spent()).toBe(counted - (held - captured));
+  });
+});
