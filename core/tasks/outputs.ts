@@ -1,3 +1,4 @@
+import { contentTypeOfFormat } from "../media/content-types.js";
 import { VENDOR_OUTPUT_CAPS } from "../media/limits.js";
 import { MediaProbeError, probeMediaFile, type MediaProbe } from "../media/probe.js";
 import { sniffMediaType } from "../media/sniff.js";
@@ -14,20 +15,6 @@ import { ProviderFailure, type ProviderOutput, type ProviderResult } from "../pr
 import type { StoredUsage } from "./envelope.js";
 import type { NewArtifact } from "../db/statements/insert-artifacts.js";
 import type { TaskRow } from "./repository.js";
-
-const CONTENT_TYPES: Record<string, string> = {
-  mp3: "audio/mpeg",
-  wav: "audio/wav",
-  flac: "audio/flac",
-  opus: "audio/ogg",
-  pcm: "audio/L16",
-  png: "image/png",
-  jpeg: "image/jpeg",
-  jpg: "image/jpeg",
-  webp: "image/webp",
-  mp4: "video/mp4",
-  mov: "video/quicktime",
-};
 
 // Spelled as a mapped type, not the MediaProbe interface itself, so that it is a JSON record as the artifact row keeps it.
 type StoredMedia = { [K in keyof MediaProbe]: MediaProbe[K] } & { format: string; role: string | null };
@@ -80,7 +67,7 @@ export async function storeOutput(core: OutputStoreRuntime, keyPrefix: string, o
       id,
       kind: output.kind,
       // What the bytes are, as served; the vendor's word only where the bytes carry no signature (raw PCM).
-      contentType: sniffMediaType(spooled.head)?.contentType ?? CONTENT_TYPES[format] ?? "application/octet-stream",
+      contentType: sniffMediaType(spooled.head)?.contentType ?? contentTypeOfFormat(format),
       byteSize: spooled.size,
       sha256: spooled.sha256,
       storageKey,
