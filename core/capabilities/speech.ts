@@ -154,6 +154,7 @@ export const speechCapability = defineCapability({
   inputSchema: speechInputSchema,
   modelIds: MODEL_IDS,
   example: { voice: "en_female_aria", input: "Hello from the media service." },
+  output: { type: "artifact_kind", clips: false },
   billingMode: "prepaid",
   deadlineSeconds: 600,
   async prepare(input, ctx) {
