@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { SPEECH_FORMATS, SPEECH_METER, SPEECH_MODELS, type SpeechModel } from "../catalog/speech-models.js";
+import { SPEECH_FORMATS, SPEECH_INPUT_MAX_CHARACTERS, SPEECH_METER, SPEECH_MODELS, type SpeechModel } from "../catalog/speech-models.js";
 import { findPrice, priceLine } from "../credits/pricing.js";
 import { commonCreateFields, type CommonCreateInput } from "../contracts/common-create.js";
 import { bcp47Tag, codePointLength, primarySubtag, textOfLength } from "../contracts/text.js";
@@ -20,7 +20,9 @@ export const speechInputSchema = z
   .object({
     ...commonCreateFields,
     voice: z.string().min(1).max(256).describe("A voice_id, preset or cloned: svc.voices.list (GET /v1/voices) lists them."),
-    input: textOfLength(1, 50_000).describe("Text to speak (max 50000 chars); billed per char, Han counts 2."),
+    input: textOfLength(1, SPEECH_INPUT_MAX_CHARACTERS).describe(
+      `Text to speak (max ${SPEECH_INPUT_MAX_CHARACTERS} chars); billed per char, Han counts 2.`,
+    ),
     model: modelField("text_to_speech", MODEL_IDS),
     language: bcp47Tag
       .optional()
@@ -154,6 +156,7 @@ export const speechCapability = defineCapability({
   inputSchema: speechInputSchema,
   modelIds: MODEL_IDS,
   example: { voice: "en_female_aria", input: "Hello from the media service." },
+  output: { type: "artifact_kind", clips: false },
   billingMode: "prepaid",
   deadlineSeconds: 600,
   async prepare(input, ctx) {

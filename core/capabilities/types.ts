@@ -63,8 +63,21 @@ export interface PrepareContext extends VoiceLookup {
 
 // "prepaid" (generation): the quote is held and shown as charged at creation, captured on success, refunded
 // in full on failure or cancel. "postpaid" (understanding, prompt enhancement): the estimate is held so the
-// tenant can pay, but nothing is charged until success, when the measured amount (at most the hold) is captured.
-export type BillingMode = "prepaid" | "postpaid";
+// tenant can pay, but nothing is charged until success, when the measured amount (at most the hold) is captured:
+// a postpaid capability names the meters its success re-prices.
+export type BillingTerms = { billingMode: "prepaid" } | { billingMode: "postpaid"; postpaidMeters: PostpaidMeters };
+
+// Which usage counter measures each meter of a postpaid capability's quote: on success those lines are re-priced
+// from what was really used. A meter not named keeps its quoted quantity.
+export type PostpaidMeters = Readonly<Record<string, UsageCounter>>;
+
+// What SPEC.md makes a finished task's `output` of this capability: its `type` is the kind of its first artifact
+// ("image", "video", "audio"; the capability's id when it has none) or always the capability's id (music, voice
+// clone), and music lists its tracks a second time as `clips[]`.
+export interface OutputShape {
+  type: "artifact_kind" | "capability_id";
+  clips: boolean;
+}
 
 // A task as its capability's lifecycle hooks see it: at admission, and once it has ended.
 export interface AdmittedTask {
@@ -94,7 +107,10 @@ export interface CapabilityLifecycle {
 // One task-creating endpoint. REST routes, MCP tools, validation, catalog and OpenAPI are derived from these.
 // The functions taking the input are methods, so an entry of a particular input is also a Capability of the common
 // one (method parameters are compared bivariantly): the table holds every entry without a cast.
-export interface Capability<I extends CommonCreateInput = CommonCreateInput, Id extends string = string> {
+export type Capability<I extends CommonCreateInput = CommonCreateInput, Id extends string = string> = CapabilityEndpoint<I, Id> & BillingTerms;
+
+// Everything of an entry but how it is billed.
+export interface CapabilityEndpoint<I extends CommonCreateInput, Id extends string> {
   id: Id;
   path: string;
   area: Area;
@@ -111,7 +127,7 @@ export interface Capability<I extends CommonCreateInput = CommonCreateInput, Id 
   ignoresModel?: boolean;
   // A smallest valid body, for documentation, OpenAPI examples and the contract suite.
   example: Record<string, unknown>;
-  billingMode: BillingMode;
+  output: OutputShape;
   deadlineSeconds: number;
   prepare(input: I, ctx: PrepareContext): Promise<Prepared>;
   lifecycle?: CapabilityLifecycle;

@@ -2,6 +2,10 @@ import { NO_PUBLISHED_LIMITS } from "./input-limits.js";
 import type { CatalogModelBase } from "./model-types.js";
 
 export const SPEECH_FORMATS = ["mp3", "wav", "flac", "opus", "pcm"] as const;
+
+// SPEC.md's Limits: a speech input is 1 to 50000 characters. The request schema holds every request to it, and each
+// speech model takes the whole of it (long inputs are spoken in parts where the vendor's call takes less).
+export const SPEECH_INPUT_MAX_CHARACTERS = 50_000;
 export type SpeechFormat = (typeof SPEECH_FORMATS)[number];
 
 export const SPEECH_LANGUAGES = [
@@ -43,7 +47,7 @@ export const SPEECH_MODELS: readonly SpeechModel[] = [
       sample_rates: { mp3: pcmRates, wav: pcmRates, flac: pcmRates, pcm: pcmRates, opus: opusRates },
       emotions: ["neutral", "happy", "sad", "angry", "fearful", "disgusted", "surprised", "calm"],
       pronunciation_dict: true,
-      max_input_characters: 50_000,
+      max_input_characters: SPEECH_INPUT_MAX_CHARACTERS,
     },
     input_limits: NO_PUBLISHED_LIMITS,
     prices: [{ meter: SPEECH_METER, unit: "character", microPerUnit: 100_000n, per: 1000n }],
@@ -67,7 +71,7 @@ export const SPEECH_MODELS: readonly SpeechModel[] = [
       },
       emotions: ["neutral", "happy", "sad"],
       pronunciation_dict: false,
-      max_input_characters: 50_000,
+      max_input_characters: SPEECH_INPUT_MAX_CHARACTERS,
     },
     input_limits: NO_PUBLISHED_LIMITS,
     prices: [{ meter: SPEECH_METER, unit: "character", microPerUnit: 60_000n, per: 1000n }],

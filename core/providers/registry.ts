@@ -2,14 +2,22 @@ import type { Config } from "../config.js";
 import { observeAdapter } from "../observability/provider-metrics.js";
 import type { ServiceMetrics } from "../observability/service-metrics.js";
 import { isVendorFamily, type VendorFamily } from "../vendor-families.js";
+import type { FamilyCheck } from "./family-check.js";
 import type { ProviderAdapter } from "./types.js";
 import { vendorAAdapter } from "./vendorA/adapter.js";
+import { vendorACheck } from "./vendorA/check.js";
 import { vendorBAdapter } from "./vendorB/adapter.js";
+import { vendorBCheck } from "./vendorB/check.js";
 import { vendorCAdapter } from "./vendorC/adapter.js";
+import { vendorCCheck } from "./vendorC/check.js";
 import { vendorDAdapter } from "./vendorD/adapter.js";
+import { vendorDCheck } from "./vendorD/check.js";
 import { vendorEAdapter } from "./vendorE/adapter.js";
+import { vendorECheck } from "./vendorE/check.js";
 import { vendorFAdapter } from "./vendorF/adapter.js";
+import { vendorFCheck } from "./vendorF/check.js";
 import { vendorGAdapter } from "./vendorG/adapter.js";
+import { vendorGCheck } from "./vendorG/check.js";
 
 const FACTORIES: Partial<Record<VendorFamily, (endpoint: NonNullable<Config["providers"][VendorFamily]>) => ProviderAdapter>> = {
   vendorA: vendorAAdapter,
@@ -20,6 +28,21 @@ const FACTORIES: Partial<Record<VendorFamily, (endpoint: NonNullable<Config["pro
   vendorF: vendorFAdapter,
   vendorG: vendorGAdapter,
 };
+
+// Each family's `svc vendors check` call, declared in its folder beside its adapter.
+const CHECKS: Record<VendorFamily, FamilyCheck> = {
+  vendorA: vendorACheck,
+  vendorB: vendorBCheck,
+  vendorC: vendorCCheck,
+  vendorD: vendorDCheck,
+  vendorE: vendorECheck,
+  vendorF: vendorFCheck,
+  vendorG: vendorGCheck,
+};
+
+export function familyCheck(family: VendorFamily): FamilyCheck {
+  return CHECKS[family];
+}
 
 // The only place that knows the vendor folders. A family is live when it is configured (base URL and key);
 // a live family without an adapter fails its tasks with model_unavailable and a full refund.

@@ -1,3 +1,4 @@
+import { contentTypeOfFormat } from "../media/content-types.js";
 import { VENDOR_OUTPUT_CAPS } from "../media/limits.js";
 import { MediaProbeError, probeMediaFile, type MediaProbe } from "../media/probe.js";
 import { sniffMediaType } from "../media/sniff.js";
@@ -6,7 +7,7 @@ import type { ArtifactStore } from "../artifacts/store.js";
 import type { Config } from "../config.js";
 import type { IdGenerator } from "../ids.js";
 import type { OutboundPolicy } from "../net/index.js";
-import type { UsageCounter } from "../capabilities/types.js";
+import { findCapability } from "../capabilities/table.js";
 import { findModel } from "../catalog/registry.js";
 import { findPrice, priceLine } from "../credits/pricing.js";
 import { downloadOutput } from "../providers/http.js";
@@ -14,20 +15,6 @@ import { ProviderFailure, type ProviderOutput, type ProviderResult } from "../pr
 import type { StoredUsage } from "./envelope.js";
 import type { NewArtifact } from "../db/statements/insert-artifacts.js";
 import type { TaskRow } from "./repository.js";
-
-const CONTENT_TYPES: Record<string, string> = {
-  mp3: "audio/mpeg",
-  wav: "audio/wav",
-  flac: "audio/flac",
-  opus: "audio/ogg",
-  pcm: "audio/L16",
-  png: "image/png",
-  jpeg: "image/jpeg",
-  jpg: "image/jpeg",
-  webp: "image/webp",
-  mp4: "video/mp4",
-  mov: "video/quicktime",
-};
 
 // Spelled as a mapped type, not the MediaProbe interface itself, so that it is a JSON record as the artifact row keeps it.
 type StoredMedia = { [K in keyof MediaProbe]: MediaProbe[K] } & { format: string; role: string | null };
@@ -80,7 +67,7 @@ export async function storeOutput(core: OutputStoreRuntime, keyPrefix: string, o
       id,
       kind: output.kind,
       // What the bytes are, as served; the vendor's word only where the bytes carry no signature (raw PCM).
-      contentType: sniffMediaType(spooled.head)?.contentType ?? CONTENT_TYPES[format] ?? "application/octet-stream",
+      contentType: sniffMediaType(spooled.head)?.contentType ?? contentTypeOfFormat(format),
       byteSize: spooled.size,
       sha256: spooled.sha256,
       storageKey,
@@ -95,19 +82,14 @@ function mediaOf(artifact: NewArtifact): StoredMedia {
   return artifact.media as StoredMedia;
 }
 
-// Which usage counter measures each postpaid meter: a postpaid task is billed what was really used.
-const POSTPAID_METER_COUNTERS: Record<string, UsageCounter> = {
-  input_tokens: "input_tokens",
-  output_tokens: "output_tokens",
-  image_input: "image_count",
-  video_input_seconds: "input_video_seconds",
-};
-
-// A postpaid quote's lines re-priced from the measured counters (the capture stays capped by the hold).
+// A postpaid quote's lines re-priced from the measured counters (the capture stays capped by the hold): the meters
+// its capability's entry names; a capability this build no longer has keeps its quote.
 function repricePostpaid(task: TaskRow, quote: StoredUsage, counters: StoredUsage["counters"]): StoredUsage {
   const prices = findModel(task.resolvedModel)?.prices ?? [];
+  const capability = findCapability(task.capability);
+  const meters = capability?.billingMode === "postpaid" ? capability.postpaidMeters : {};
   const lines = quote.lines.map((line) => {
-    const counter = POSTPAID_METER_COUNTERS[line.meter];
+    const counter = meters[line.meter];
     const measured = counter === undefined ? undefined : counters[counter];
     if (measured === undefined) return line;
     const priced = priceLine(findPrice(prices, line.meter), BigInt(measured));
@@ -138,13 +120,10 @@ export function measuredUsage(task: TaskRow, stored: NewArtifact[], result: Prov
   return task.billingMode === "postpaid" ? repricePostpaid(task, quote, measured) : { ...quote, counters: measured };
 }
 
-// SPEC.md names what music and voice clone answer: a music task's tracks are `clips[]` (the same artifacts as
-// `artifacts[]`) and its `type` is the capability (`reference_audio_to_music` for reference audio); a voice
-// clone's type is its capability too, though it carries the activation's audio as a preview.
-const TYPED_BY_CAPABILITY = new Set(["text_to_music", "reference_audio_to_music", "voice_clone"]);
-const CLIP_CAPABILITIES = new Set(["text_to_music", "reference_audio_to_music"]);
-
+// The output as the capability's entry shapes it (its `type`, whether its artifacts are also `clips[]`); a
+// capability this build no longer has is typed by its first artifact's kind.
 export function outputOf(task: TaskRow, stored: NewArtifact[], result: ProviderResult): Record<string, unknown> {
+  const shape = findCapability(task.capability)?.output;
   const artifacts = stored.map((a) => {
     const media = mediaOf(a);
     return {
@@ -161,10 +140,10 @@ export function outputOf(task: TaskRow, stored: NewArtifact[], result: ProviderR
     };
   });
   return {
-    type: TYPED_BY_CAPABILITY.has(task.capability) ? task.capability : (stored[0]?.kind ?? task.capability),
+    type: shape?.type === "capability_id" ? task.capability : (stored[0]?.kind ?? task.capability),
     ...(result.text !== undefined ? { text: result.text } : {}),
     ...result.data,
     artifacts,
-    ...(CLIP_CAPABILITIES.has(task.capability) ? { clips: artifacts } : {}),
+    ...(shape?.clips ? { clips: artifacts } : {}),
   };
 }

@@ -35,6 +35,14 @@ describe("speech bounds", () => {
     expect((await speech({ input: "a" })).status).toBe(202);
   });
 
+  // Written out rather than read from the schema: the test holds the code to SPEC.md's number.
+  it("input: 50000 characters accepted, 50001 refused", async () => {
+    expect((await speech({ input: "a".repeat(50_000) })).status).toBe(202);
+    const refused = await speech({ input: "a".repeat(50_001) });
+    expect(refused.status).toBe(422);
+    expect(refused.body.error).toMatchObject({ code: "invalid_request", param: "/input" });
+  });
+
   it("rejects an unsupported language rather than replacing it", async () => {
     const refused = await speech({ model: "vendorA-speech-2.8-turbo", language: "sv-SE" });
     expect(refused.status).toBe(422);

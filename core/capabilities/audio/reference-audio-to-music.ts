@@ -45,6 +45,8 @@ export const referenceAudioToMusicCapability = defineCapability({
     reference_audio: { type: "url", url: "https://example.com/reference.mp3" },
     prompt: "Acoustic folk arrangement with fingerpicked guitar",
   },
+  // SPEC.md: a music task's `type` is its capability and its tracks are `clips[]` (the same artifacts as `artifacts[]`).
+  output: { type: "capability_id", clips: true },
   billingMode: "prepaid",
   deadlineSeconds: 1200,
   async prepare(input, ctx) {

@@ -37,6 +37,8 @@ export const textToMusicCapability = defineCapability({
   crossFieldRules: musicCrossFieldRules,
   modelIds: MODEL_IDS,
   example: { model: "auto", prompt: "Upbeat synth-pop with a driving bassline and bright pads" },
+  // SPEC.md: a music task's `type` is its capability and its tracks are `clips[]` (the same artifacts as `artifacts[]`).
+  output: { type: "capability_id", clips: true },
   billingMode: "prepaid",
   deadlineSeconds: 1200,
   async prepare(input, ctx) {

@@ -93,6 +93,8 @@ export const voiceCloneCapability = defineCapability({
     display_name: "Narrator",
     consent_attested: true,
   },
+  // SPEC.md types a voice clone's output by its capability, though it carries the activation's audio as a preview.
+  output: { type: "capability_id", clips: false },
   billingMode: "prepaid",
   deadlineSeconds: 600,
   async prepare(input, ctx) {

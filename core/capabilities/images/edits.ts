@@ -55,6 +55,7 @@ export const imageEditCapability = defineCapability({
     prompt: "Replace the sky with a sunset",
     images: [{ type: "url", url: "https://example.com/photo.png" }],
   },
+  output: { type: "artifact_kind", clips: false },
   billingMode: "prepaid",
   deadlineSeconds: 900,
   async prepare(input, ctx) {

@@ -42,6 +42,7 @@ export const imageGenerationCapability = defineCapability({
     input.canvas.aspect === "source" ? [failure(["canvas", "aspect"], "source needs an input image; give a ratio such as 16:9")] : [],
   modelIds: MODEL_IDS,
   example: { prompt: "A lighthouse on a cliff at dawn, watercolor" },
+  output: { type: "artifact_kind", clips: false },
   billingMode: "prepaid",
   deadlineSeconds: 900,
   async prepare(input, ctx) {

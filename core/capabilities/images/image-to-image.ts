@@ -42,6 +42,7 @@ export const imageToImageCapability = defineCapability({
     prompt: "The same scene in winter, light snowfall",
     images: [{ type: "url", url: "https://example.com/scene.png" }],
   },
+  output: { type: "artifact_kind", clips: false },
   billingMode: "prepaid",
   deadlineSeconds: 900,
   async prepare(input, ctx) {

@@ -59,7 +59,9 @@ export const imageUnderstandingCapability = defineCapability({
     prompt: "What is written on the sign?",
     images: [{ type: "url", url: "https://example.com/street.jpg" }],
   },
+  output: { type: "artifact_kind", clips: false },
   billingMode: "postpaid",
+  postpaidMeters: { [IMAGE_INPUT_METER]: "image_count" },
   deadlineSeconds: 600,
   async prepare(input, ctx) {
     const selection = selectModel({

@@ -46,6 +46,7 @@ export const videoEditCapability = defineCapability({
     source_video: { type: "url", url: "https://example.com/source.mp4" },
     instruction: "Make it look like a snowy winter evening.",
   },
+  output: { type: "artifact_kind", clips: false },
   billingMode: "prepaid",
   deadlineSeconds: VIDEO_GENERATION_DEADLINE_SECONDS,
   prepare: (input, ctx) =>

@@ -77,6 +77,7 @@ export const videoExtendCapability = defineCapability({
     instruction: "The car drives on into the tunnel.",
     duration: 10,
   },
+  output: { type: "artifact_kind", clips: false },
   billingMode: "prepaid",
   deadlineSeconds: VIDEO_GENERATION_DEADLINE_SECONDS,
   prepare: (input, ctx) =>

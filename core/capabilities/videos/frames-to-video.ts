@@ -45,6 +45,7 @@ export const framesToVideoCapability = defineCapability({
     first_frame: { type: "url", url: "https://example.com/start.png" },
     last_frame: { type: "url", url: "https://example.com/end.png" },
   },
+  output: { type: "artifact_kind", clips: false },
   billingMode: "prepaid",
   deadlineSeconds: VIDEO_GENERATION_DEADLINE_SECONDS,
   prepare: (input, ctx) => {

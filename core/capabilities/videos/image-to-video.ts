@@ -38,6 +38,7 @@ export const imageToVideoCapability = defineCapability({
   inputSchema: imageToVideoInputSchema,
   modelIds: MODEL_IDS,
   example: { image: { type: "url", url: "https://example.com/first-frame.png" }, prompt: "The camera slowly pushes in." },
+  output: { type: "artifact_kind", clips: false },
   billingMode: "prepaid",
   deadlineSeconds: VIDEO_GENERATION_DEADLINE_SECONDS,
   prepare: (input, ctx) =>

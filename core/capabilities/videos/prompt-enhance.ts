@@ -81,7 +81,9 @@ export const promptEnhanceCapability = defineCapability({
   modelIds: [],
   ignoresModel: true,
   example: { prompt: "A fox in the snow.", duration: 5, aspect_ratio: "16:9" },
+  output: { type: "artifact_kind", clips: false },
   billingMode: "postpaid",
+  postpaidMeters: { input_tokens: "input_tokens", output_tokens: "output_tokens" },
   deadlineSeconds: 300,
   crossFieldRules: enhancementRules,
   async prepare(input, ctx) {

@@ -45,6 +45,7 @@ export const referenceToVideoCapability = defineCapability({
     prompt: "The subject walks through a sunlit market.",
     references: [{ kind: "image", media: { type: "url", url: "https://example.com/subject.png" }, role: "subject" }],
   },
+  output: { type: "artifact_kind", clips: false },
   billingMode: "prepaid",
   deadlineSeconds: VIDEO_GENERATION_DEADLINE_SECONDS,
   prepare: (input, ctx) =>

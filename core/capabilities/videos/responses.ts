@@ -12,6 +12,8 @@ import { preparedFrom } from "../prepared.js";
 import { defineCapability } from "../define.js";
 
 const CAPABILITY_ID = "video_to_text";
+// The meter a video understanding task is priced by: the seconds of video read, re-priced on success.
+const VIDEO_INPUT_METER = "video_input_seconds";
 
 const videoUnderstandingModels = UNDERSTANDING_MODELS.filter((m) => m.capabilities.includes(CAPABILITY_ID));
 const MODEL_IDS = videoUnderstandingModels.map((m) => m.id);
@@ -32,7 +34,7 @@ export type VideoResponsesInput = z.infer<typeof videoResponsesInputSchema> & Co
 // success captures the rounded-up seconds actually read.
 export function videoUnderstandingQuote(model: UnderstandingModel): Quote {
   const seconds = model.constraints.max_video_seconds;
-  const line = priceLine(findPrice(model.prices, "video_input_seconds"), BigInt(seconds));
+  const line = priceLine(findPrice(model.prices, VIDEO_INPUT_METER), BigInt(seconds));
   return { lines: [line], totalMicro: line.amountMicro, counters: { input_video_seconds: seconds, video_seconds: seconds } };
 }
 
@@ -50,7 +52,9 @@ export const videoResponsesCapability = defineCapability({
   inputSchema: videoResponsesInputSchema,
   modelIds: MODEL_IDS,
   example: { model: "auto", prompt: "Summarize what happens in this video.", video: { type: "url", url: "https://example.com/clip.mp4" } },
+  output: { type: "artifact_kind", clips: false },
   billingMode: "postpaid",
+  postpaidMeters: { [VIDEO_INPUT_METER]: "input_video_seconds" },
   deadlineSeconds: 900,
   async prepare(input, ctx) {
     const selection = selectModel({

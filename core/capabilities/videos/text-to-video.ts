@@ -37,6 +37,7 @@ export const textToVideoCapability = defineCapability({
   inputSchema: textToVideoInputSchema,
   modelIds: MODEL_IDS,
   example: { prompt: "A paper boat drifting down a rain-soaked street at dusk, slow tracking shot." },
+  output: { type: "artifact_kind", clips: false },
   billingMode: "prepaid",
   deadlineSeconds: VIDEO_GENERATION_DEADLINE_SECONDS,
   prepare: (input, ctx) =>

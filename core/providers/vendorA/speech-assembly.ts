@@ -1,5 +1,6 @@
 import { readFile } from "node:fs/promises";
 import type { ProviderEndpoint } from "../../config.js";
+import { contentTypeOfFormat } from "../../media/content-types.js";
 import { MediaToolError, runFfmpeg } from "../../media/ffmpeg.js";
 import { VENDOR_OUTPUT_CAPS } from "../../media/limits.js";
 import { spoolDirectory } from "../../media/spool.js";
@@ -23,7 +24,6 @@ const ENCODERS: Record<string, string[]> = {
   opus: ["-c:a", "libopus", "-b:a", "48k", "-f", "ogg"],
 };
 const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "[::1]"]);
-const CONTENT_TYPES: Record<string, string> = { mp3: "audio/mpeg", wav: "audio/wav", flac: "audio/flac", pcm: "audio/L16", opus: "audio/ogg" };
 
 // Whether the vendor makes this request in one call, as asked.
 export function vendorSpeaksDirectly(text: string, format: string, sampleRate: number): boolean {
@@ -92,7 +92,7 @@ export async function assembleSpeech(
     if (bytes.length > VENDOR_OUTPUT_CAPS.audio) {
       throw new ProviderFailure("model_output_invalid", `the joined speech is larger than ${VENDOR_OUTPUT_CAPS.audio} bytes`, false);
     }
-    return `data:${CONTENT_TYPES[target.format] ?? "application/octet-stream"};base64,${bytes.toString("base64")}`;
+    return `data:${contentTypeOfFormat(target.format)};base64,${bytes.toString("base64")}`;
   } finally {
     await directory.dispose();
   }
