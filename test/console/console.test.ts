@@ -308,7 +308,8 @@ describe("the web console", () => {
     expect(voiceId).toMatch(/^voice_/);
     await desk.getByRole("button", { name: "Speak with it" }).click();
     await desk.locator('form[aria-label="text_to_speech request"]').waitFor();
-    expect(await desk.locator('[id="field/voice"]').inputValue()).toBe(voiceId);
+    // The form shows before the voices it offers have loaded; the new voice is chosen once they have.
+    await expect.poll(() => desk.locator('[id="field/voice"]').inputValue()).toBe(voiceId);
     const tasksBefore = (await h.request("GET", "/v1/tasks?limit=100")).body.data.length;
     await desk.getByRole("button", { name: "▶ Hear Console narrator" }).click();
     expect((await plays(desk.locator("audio.voice-sample"))).duration).toBeGreaterThan(1);

@@ -45,6 +45,16 @@ describe("ledger-entries", () => {
   });
 });
 
+// A task's settlement recorded twice in one transaction, the account settled after the first: [first, second].
+function settleTwice(taskId: string, held: bigint, captured: bigint): Promise<boolean[]> {
+  return h.core.db.transaction(async (tx) => {
+    const first = await recordSettlement(tx, h.tenantId, taskId, held, captured);
+    const second = await recordSettlement(tx, h.tenantId, taskId, held, captured);
+    if (first) await settleAccount(tx, h.tenantId, { held, spent: captured, returned: held - captured });
+    return [first, second];
+  });
+}
+
 describe("record-settlement and settle-account", () => {
   it("record a task's settlement once, and move its hold to spent and available", async () => {
     const taskId = await admitted();
@@ -52,12 +62,7 @@ describe("record-settlement and settle-account", () => {
     const [hold] = await recentLedgerEntries(h.core.db, h.tenantId, 1);
     const held = hold?.amount ?? 0n;
     const captured = held / 2n;
-    const recorded = await h.core.db.transaction(async (tx) => {
-      const first = await recordSettlement(tx, h.tenantId, taskId, held, captured);
-      const second = await recordSettlement(tx, h.tenantId, taskId, held, captured);
-      if (first) await settleAccount(tx, h.tenantId, { held, spent: captured, returned: held - captured });
-      return [first, second];
-    });
+    const recorded = await settleTwice(taskId, held, captured);
     expect(recorded).toEqual([true, false]);
     const [settlement] = await recentLedgerEntries(h.core.db, h.tenantId, 1);
     expect(settlement).toMatchObject({ kind: "capture", taskId, amount: captured, note: expect.stringMatching(/^returned /) });
@@ -102,12 +107,7 @@ describe("record-settlement with a spend limit", () => {
     const held = hold?.amount ?? 0n;
     const captured = held / 4n;
     const counted = await spent();
-    const recorded = await h.core.db.transaction(async (tx) => {
-      const first = await recordSettlement(tx, h.tenantId, taskId, held, captured);
-      const second = await recordSettlement(tx, h.tenantId, taskId, held, captured);
-      if (first) await settleAccount(tx, h.tenantId, { held, spent: captured, returned: held - captured });
-      return [first, second];
-    });
+    const recorded = await settleTwice(taskId, held, captured);
     expect(recorded).toEqual([true, false]);
     expect(await spent()).toBe(counted - (held - captured));
   });
