@@ -22,6 +22,8 @@ export { isTerminal } from "./tasks/state.js";
 export { waitForTask, MAX_WAIT_SECONDS, type WaitOptions } from "./tasks/task-wait.js";
 export { openTaskEventStream, parseLastEventId, type TaskStreamEvent } from "./tasks/task-event-stream.js";
 export { findTaskByIdempotencyKey, isIdempotencyKeyLookup } from "./tasks/idempotency-lookup.js";
+export { IDEMPOTENCY_KEY_LENGTH, IDEMPOTENCY_KEY_MAX_CHARS } from "./idempotency/key-bounds.js";
+export { REQUEST_BODY_MAX_BYTES, REQUEST_BODY_MAX_MIB } from "./contracts/request-body.js";
 export { executeTask } from "./tasks/execute.js";
 export { parseExecuteJob } from "./tasks/execute-job.js";
 export { pollTask } from "./tasks/poll.js";

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from "fastify";
-import { checkReadiness, type Core } from "../core/index.js";
+import { checkReadiness, REQUEST_BODY_MAX_BYTES, type Core } from "../core/index.js";
 import { createHttpFace } from "../http-face/face.js";
 import { registerErrorHandling } from "./plugins/errors.js";
 import { registerJsonBody } from "./plugins/json-body.js";
@@ -24,7 +24,7 @@ export function buildRestApp(core: Core, options: RestAppOptions = {}): FastifyI
     readiness: () => checkReadiness(core, { workers: true }),
     server: {
       forceCloseConnections: options.forceCloseConnections ?? "idle",
-      bodyLimit: 32 * 1024 * 1024,
+      bodyLimit: REQUEST_BODY_MAX_BYTES,
       frameworkErrors,
       clientErrorHandler,
       routerOptions: { maxParamLength: PATH_PARAMETER_MAX_CHARS },

@@ -19,6 +19,7 @@ import {
   responseExamples,
 } from "./response-examples.js";
 import { errorResponses, HEADERS, responseHeaders } from "./responses.js";
+import { IDEMPOTENCY_KEY_LENGTH, IDEMPOTENCY_KEY_MAX_CHARS } from "../idempotency/key-bounds.js";
 
 // OpenAPI 3.1, generated from the capability table (task creation) and the operations table (everything else);
 // every schema comes from zod, so a field's description is written once, where the field is.
@@ -106,8 +107,8 @@ function capabilityOperation(capability: Capability, components: DocumentCompone
         name: "Idempotency-Key",
         in: "header",
         required: true,
-        description: "1 to 128 characters; the same key and body within 24 hours returns the original task",
-        schema: { type: "string", minLength: 1, maxLength: 128 },
+        description: `${IDEMPOTENCY_KEY_LENGTH}; the same key and body within 24 hours returns the original task`,
+        schema: { type: "string", minLength: 1, maxLength: IDEMPOTENCY_KEY_MAX_CHARS },
         example: PARAMETER_EXAMPLES["Idempotency-Key"],
       },
     ],

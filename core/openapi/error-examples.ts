@@ -1,6 +1,7 @@
 import { ERROR_CATALOGUE, EXPIRED_ARTIFACT, type ErrorCode } from "../errors/catalogue.js";
 import { errorBody, type ErrorBody } from "../errors/index.js";
 import { failure, invalidRequest } from "../errors/validation.js";
+import { REQUEST_BODY_MAX_BYTES } from "../contracts/request-body.js";
 
 // An example refusal for each public code, as the error envelope carries it (built with the service's own
 // errorBody, so type and retryable come from the catalogue). The document keeps them as components/examples and
@@ -54,7 +55,7 @@ const SAMPLES: Record<ErrorCode, Sample> = {
   callback_signing_key_inactive: { message: "Callback signing key csk_01kbn5qd7x9z1b3c5d7f9g1h3j is retired.", param: "/callback_signing_key_id" },
   invalid_media: { message: "The image could not be decoded.", param: "/images/0" },
   unsupported_media_type: { message: "audio/ogg is not accepted here; send WAV, MP3 or FLAC.", param: "/sample" },
-  media_too_large: { message: "The body exceeds 33554432 bytes." },
+  media_too_large: { message: `The body exceeds ${REQUEST_BODY_MAX_BYTES} bytes.` },
   media_fetch_failed: { message: "https://example.com/photo.png answered 404.", param: "/images/0" },
   task_not_found: { message: "No task task_01kbn5q8yz3x7w2v9r4t6m8p0c." },
   conflict: { message: "The task is running at the vendor and cannot be stopped; it will end on its own.", details: { action: "poll" } },

@@ -38,7 +38,7 @@ export function responseHeaders(authenticated: boolean, ...extra: HeaderName[]) 
 
 // What every operation can answer besides its own refusals: a malformed URL or body (rest-server/plugins), an
 // internal error; authenticated ones the refusals of authentication, area and rate limit; a POST a body over the
-// 32 MiB limit.
+// REQUEST_BODY_MAX_BYTES limit (core/contracts/request-body.ts).
 const EVERY_ROUTE_ERRORS: readonly ErrorCode[] = ["invalid_request", "internal_error"];
 const AUTHENTICATED_ERRORS: readonly ErrorCode[] = ["unauthorized", "invalid_api_key", "tenant_disabled", "forbidden", "rate_limited"];
 

@@ -19,6 +19,7 @@ import { prepareKnowing, type SelectionRuntime } from "./prepare-known.js";
 import { readTask } from "./task-reads.js";
 import { readLifecycle, type LifecycleRuntime } from "../retirements/lifecycle.js";
 import type { Retirement } from "../retirements/retirement.js";
+import { IDEMPOTENCY_KEY_LENGTH, IDEMPOTENCY_KEY_MAX_CHARS } from "../idempotency/key-bounds.js";
 
 // The parts of the runtime preparing a request uses: the media checks, the voices in the database, and which
 // vendor families are live, and the models' retirements.
@@ -51,9 +52,9 @@ export interface CreateResult {
 }
 
 export function validateIdempotencyKey(key: string | undefined, name: string): string {
-  if (key === undefined || key.length < 1 || key.length > 128) {
-    throw new ServiceError("invalid_request", `${name} is required on every task-creating request (1 to 128 characters).`, {
-      details: { errors: [{ loc: ["header", name], reason: "must be 1 to 128 characters" }], header: name },
+  if (key === undefined || key.length < 1 || key.length > IDEMPOTENCY_KEY_MAX_CHARS) {
+    throw new ServiceError("invalid_request", `${name} is required on every task-creating request (${IDEMPOTENCY_KEY_LENGTH}).`, {
+      details: { errors: [{ loc: ["header", name], reason: `must be ${IDEMPOTENCY_KEY_LENGTH}` }], header: name },
     });
   }
   return key;

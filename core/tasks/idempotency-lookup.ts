@@ -4,6 +4,7 @@ import { parseListQuery, wholePage } from "../contracts/pagination.js";
 import { toEnvelope, type TaskEnvelope } from "./envelope.js";
 import { envelopeContext, type EnvelopeRuntime } from "./read.js";
 import { taskRowOf } from "./task-rows.js";
+import { IDEMPOTENCY_KEY_MAX_CHARS } from "../idempotency/key-bounds.js";
 
 // GET /v1/tasks?idempotency_key=…: the query names the key alone (a list filter beside it would be ignored, so
 // it is refused instead).
@@ -12,7 +13,7 @@ export const idempotencyLookupQuerySchema = z
     idempotency_key: z
       .string()
       .min(1)
-      .max(128)
+      .max(IDEMPOTENCY_KEY_MAX_CHARS)
       .describe("Alone: the task this Idempotency-Key created in the last 24 hours, as a list of at most one."),
   })
   .strict();

@@ -1,4 +1,4 @@
-import { videoOptionFields } from "../../core/index.js";
+import { IDEMPOTENCY_KEY_MAX_CHARS, videoOptionFields } from "../../core/index.js";
 
 // What tools/list advertises for a task-creating tool: the arguments an agent needs to write a first call, typed
 // (client_request_id, the required fields and the main text), and the others by name; svc.models.list with the
@@ -18,7 +18,7 @@ const OPTION_GROUPS = [{ name: "the video options", fields: Object.keys(videoOpt
 
 export const CLIENT_REQUEST_ID = {
   type: "string",
-  maxLength: 128,
+  maxLength: IDEMPOTENCY_KEY_MAX_CHARS,
   description: "Fresh UUID per new work; resend to retry safely (same task, one charge).",
 };
 // Its use and bounds are said in the server instructions and by a refusal.

@@ -1,4 +1,15 @@
-import { CAPABILITIES, createTask, failure, findCapability, invalidRequest, scopeFor, ServiceError, type Capability } from "../../core/index.js";
+import {
+  CAPABILITIES,
+  createTask,
+  failure,
+  findCapability,
+  IDEMPOTENCY_KEY_LENGTH,
+  IDEMPOTENCY_KEY_MAX_CHARS,
+  invalidRequest,
+  scopeFor,
+  ServiceError,
+  type Capability,
+} from "../../core/index.js";
 import { TASK_APP_TOOL_META } from "../task-app.js";
 import { CLIENT_REQUEST_ID, compactTools, type CompactTool } from "./compact-schema.js";
 import { jsonSchemaOf } from "./json-schema.js";
@@ -27,8 +38,8 @@ export function capabilityNamed(name: string, param: string): Capability {
 // client_request_id is refused here, where its place in the arguments is known, so `param` can point at it.
 function splitClientRequestId(args: Record<string, unknown>): { clientRequestId: string; body: Record<string, unknown> } {
   const { client_request_id: clientRequestId, ...body } = args;
-  if (typeof clientRequestId !== "string" || clientRequestId.length < 1 || clientRequestId.length > 128) {
-    throw invalidRequest([failure(["client_request_id"], "is required: a string of 1 to 128 characters, one per logical request")]);
+  if (typeof clientRequestId !== "string" || clientRequestId.length < 1 || clientRequestId.length > IDEMPOTENCY_KEY_MAX_CHARS) {
+    throw invalidRequest([failure(["client_request_id"], `is required: a string of ${IDEMPOTENCY_KEY_LENGTH}, one per logical request`)]);
   }
   return { clientRequestId, body };
 }

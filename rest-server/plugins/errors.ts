@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { errorBody, ServiceError } from "../../core/index.js";
+import { errorBody, REQUEST_BODY_MAX_BYTES, REQUEST_BODY_MAX_MIB, ServiceError } from "../../core/index.js";
 import { requestLog } from "../../http-face/request-log.js";
 
 // Also for refusals made before the app's onRequest hook ran (the router's), so every error carries the id.
@@ -20,8 +20,8 @@ function fromFastifyError(error: FastifyError): ServiceError | null {
     case "FST_ERR_CTP_BODY_TOO_LARGE":
       return new ServiceError(
         "media_too_large",
-        "The request body is larger than 32 MiB; send large media by HTTPS URL, or upload it with POST /v1/assets and pass {\"type\": \"artifact\", \"artifact_id\": \"art_…\"}.",
-        { details: { max_bytes: 32 * 1024 * 1024 } },
+        `The request body is larger than ${REQUEST_BODY_MAX_MIB} MiB; send large media by HTTPS URL, or upload it with POST /v1/assets and pass {"type": "artifact", "artifact_id": "art_…"}.`,
+        { details: { max_bytes: REQUEST_BODY_MAX_BYTES } },
       );
     case "FST_ERR_CTP_INVALID_CONTENT_LENGTH":
     case "FST_ERR_CTP_EMPTY_JSON_BODY":
