@@ -3,6 +3,7 @@ import postgres from "postgres";
 import type { Config } from "../config.js";
 import { queryTimeout, type Db } from "../db/client.js";
 import type { Logger } from "../observability/logger.js";
+import { GRAPHILE_JOBS_TABLE } from "../db/statements/graphile-jobs.js";
 
 // graphile-worker locks a job to the worker pool running it and gives the job back only after four hours when
 // that pool dies (SIGKILL, a lost machine), or when the pool lives on but could not record the job's end (the
@@ -86,7 +87,7 @@ export function startLostWorkerRecovery(core: LostWorkerRuntime, pool: OwnPool, 
     if (strandedJobs.length > 0) {
       // graphile-worker has no public function for single jobs; this is what force_unlock_workers does, per job.
       await core.db.execute(sql`
-        update graphile_worker._private_jobs set locked_at = null, locked_by = null
+        update ${sql.raw(GRAPHILE_JOBS_TABLE)} set locked_at = null, locked_by = null
         where id = any(array[${sql.join(strandedJobs.map((id) => sql`${id}`), sql`, `)}]::bigint[]) and locked_by = ${pool.id}`);
       core.log.warn({ job_ids: strandedJobs, lost_after_ms: lostAfterMs }, "unlocked jobs whose end could not be recorded");
     }

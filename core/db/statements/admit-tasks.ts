@@ -5,6 +5,7 @@ import { TASK_COLUMN_NAMES } from "../../tasks/task-rows.js";
 import type { AdmissionSql } from "../client.js";
 import { oneStatement, type Fragment, type WriteStep } from "../one-statement.js";
 import { tryKeyLock } from "./lock-idempotency-keys.js";
+import { GRAPHILE_JOBS_TABLE, GRAPHILE_TASKS_TABLE } from "./graphile-jobs.js";
 
 // The admission batch's one write statement (core/tasks/admission-batch.ts): every admitted task with what it
 // needs, as the steps of one WITH statement (core/db/one-statement.ts), which Postgres runs whole or not at all.
@@ -114,8 +115,8 @@ const keyRows = (claims: AdmittedTasks["claims"]) =>
 // holds these rows to add_jobs' own.
 export function insertJobs(sql: AdmissionSql, name: JobName, payloads: readonly Record<string, unknown>[]): Fragment {
   return sql`
-    insert into graphile_worker._private_jobs (task_id, payload, max_attempts)
-    select (select id from graphile_worker._private_tasks where identifier = ${name}), p, ${DEFAULT_MAX_ATTEMPTS}
+    insert into ${sql.unsafe(GRAPHILE_JOBS_TABLE)} (task_id, payload, max_attempts)
+    select (select id from ${sql.unsafe(GRAPHILE_TASKS_TABLE)} where identifier = ${name}), p, ${DEFAULT_MAX_ATTEMPTS}
       from json_array_elements(${sql.json(payloads as postgres.JSONValue)}::json) as p
     returning 1`;
 }

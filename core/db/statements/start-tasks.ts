@@ -7,6 +7,7 @@ import type { VendorFamily } from "../../vendor-families.js";
 import type { TransitionsDb } from "../client.js";
 import { oneWriteTransaction } from "../one-write-transaction.js";
 import { boolean, text } from "./row-parsing.js";
+import { GRAPHILE_JOBS_TABLE, GRAPHILE_TASKS_TABLE } from "./graphile-jobs.js";
 
 // One execute job asking for a task to start: the job's graphile-worker id, the task it was enqueued for (the
 // task it names in its payload), and how often it was parked already.
@@ -132,8 +133,8 @@ export async function startTasks(db: TransitionsDb, requests: readonly StartRequ
           and t.provider_family = any(${sql.param(families)}::text[]) and t.id not in (select id from starting)
       ) as waiting
     ), parked as (
-      insert into graphile_worker._private_jobs (task_id, payload, run_at, max_attempts, priority)
-      select (select id from graphile_worker._private_tasks where identifier = 'execute_task'),
+      insert into ${sql.raw(GRAPHILE_JOBS_TABLE)} (task_id, payload, run_at, max_attempts, priority)
+      select (select id from ${sql.raw(GRAPHILE_TASKS_TABLE)} where identifier = 'execute_task'),
              json_build_object('task_id', f.hint, 'deferrals', f.deferrals),
              ${at}::timestamptz + f.delay_ms * interval '1 millisecond',
              ${sql.raw(String(DEFAULT_MAX_ATTEMPTS))},
