@@ -2,7 +2,7 @@ import { loadavg } from "node:os";
 import { sql } from "drizzle-orm";
 import { admin, migrateDatabase, parseCredits } from "../../core/index.js";
 import { measurePair, type PairResult } from "../paired.js";
-import { createSide } from "../phases/admission.js";
+import { createSide, holdDiscardedTasks } from "../phases/admission.js";
 import { measureCompletion, type Completion } from "../phases/completion.js";
 import type { BenchDatabase } from "../postgres.js";
 import { startService, type RunningService } from "../service.js";
@@ -53,7 +53,7 @@ async function clearAfterLoads(service: RunningService): Promise<void> {
   await service.core.db.execute(sql`
     select graphile_worker.complete_jobs(
       array(select id from graphile_worker.jobs where task_identifier = 'execute_task' and locked_at is null))`);
-  await service.core.db.execute(sql`update tasks set execution_token = 'discarded by the benchmark: ' || id where status = 'queued' and execution_token is null`);
+  await holdDiscardedTasks(service);
   await service.core.db.execute(sql`vacuum (analyze)`);
 }
 

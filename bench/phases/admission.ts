@@ -63,5 +63,10 @@ export async function discardQueuedJobs(service: RunningService): Promise<void> 
     select count(*) from graphile_worker.permanently_fail_jobs(
       array(select id from graphile_worker.jobs where task_identifier = 'execute_task' and locked_at is null),
       'benchmark: admission measured alone')`);
+  await holdDiscardedTasks(service);
+}
+
+// The tasks whose jobs the benchmark discarded, each named as held by a job of its own that never runs.
+export async function holdDiscardedTasks(service: RunningService): Promise<void> {
   await service.core.db.execute(sql`update tasks set execution_token = 'discarded by the benchmark: ' || id where status = 'queued' and execution_token is null`);
 }

@@ -8,9 +8,6 @@ import { isVendorFamily } from "../vendor-families.js";
 // once for one tenant, one API key or one vendor family, and a tenant's weight in the share.
 export const LIMIT_SCOPES = ["tenant", "key", "family"] as const;
 export type LimitScope = (typeof LIMIT_SCOPES)[number];
-// What running_limits' checks allow (core/db/schema/running-limits.ts), for callers that refuse earlier.
-export const MAX_RUNNING_RANGE = { min: 1, max: 100_000 } as const;
-export const WEIGHT_RANGE = { min: 1, max: 100 } as const;
 
 export interface RunningLimitChange {
   // undefined leaves the value as it is; null removes it.

@@ -6,6 +6,11 @@ import { check, integer, pgTable, primaryKey, text, timestamp } from "drizzle-or
 // vendor family (its name, e.g. a vendor account's own concurrency limit). A tenant's row may also carry a
 // weight: its share of the workers against other tenants'. Read by every start statement, so a change holds from
 // the next start on, without a restart. Tasks past a limit wait queued; none fails for it.
+// What the checks below allow, for callers that refuse a value before it reaches them (the CLI).
+export const MAX_RUNNING_RANGE = { min: 1, max: 100_000 } as const;
+export const WEIGHT_RANGE = { min: 1, max: 100 } as const;
+const between = (range: { min: number; max: number }) => sql.raw(`between ${range.min} and ${range.max}`);
+
 export const runningLimits = pgTable(
   "running_limits",
   {
@@ -18,8 +23,8 @@ export const runningLimits = pgTable(
   (t) => [
     primaryKey({ columns: [t.scope, t.subject] }),
     check("running_limits_scope_check", sql`${t.scope} in ('tenant', 'key', 'family')`),
-    check("running_limits_max_check", sql`${t.maxRunning} is null or ${t.maxRunning} between 1 and 100000`),
-    check("running_limits_weight_check", sql`${t.weight} is null or (${t.scope} = 'tenant' and ${t.weight} between 1 and 100)`),
+    check("running_limits_max_check", sql`${t.maxRunning} is null or ${t.maxRunning} ${between(MAX_RUNNING_RANGE)}`),
+    check("running_limits_weight_check", sql`${t.weight} is null or (${t.scope} = 'tenant' and ${t.weight} ${between(WEIGHT_RANGE)})`),
     check("running_limits_some_check", sql`${t.maxRunning} is not null or ${t.weight} is not null`),
   ],
 );
