@@ -18,7 +18,7 @@ export { retirementDate, RETIREMENT_DATE_HELP } from "./retirements/dates.js";
 export { quoteTask, type TaskQuote } from "./tasks/quote.js";
 export { getTask, listTasksPage } from "./tasks/read.js";
 export { cancelTask } from "./tasks/cancel.js";
-export { isTerminal } from "./tasks/state.js";
+export { isTerminal } from "./db/task-state-machine.js";
 export { waitForTask, MAX_WAIT_SECONDS, type WaitOptions } from "./tasks/task-wait.js";
 export { openTaskEventStream, parseLastEventId, type TaskStreamEvent } from "./tasks/task-event-stream.js";
 export { findTaskByIdempotencyKey, isIdempotencyKeyLookup } from "./tasks/idempotency-lookup.js";

@@ -2,7 +2,7 @@ import type { Tx } from "../db/client.js";
 import type { IdGenerator } from "../ids.js";
 import type { FinishParticipant } from "../tasks/finish-batch.js";
 import type { TaskRow } from "../tasks/repository.js";
-import { isTerminal } from "../tasks/state.js";
+import { isTerminal } from "../db/task-state-machine.js";
 import { startCallbackState } from "./delivery-repository.js";
 import { enqueueDeliveryAttempt } from "./delivery-job.js";
 import type { CallbackState } from "./state.js";

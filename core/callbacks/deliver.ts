@@ -2,7 +2,7 @@ import type { Config } from "../config.js";
 import type { Db, ReadSql } from "../db/client.js";
 import { recordCallbackAttempt, type TaskEventRecorder } from "../observability/task-events.js";
 import { readTask } from "../tasks/task-reads.js";
-import { isTerminal } from "../tasks/state.js";
+import { isTerminal } from "../db/task-state-machine.js";
 import type { TaskRow } from "../tasks/repository.js";
 import { DEFERRED_PRIORITY, deferralDelayMs, releaseSlot, takeDeliverySlot } from "../tasks/tenant-slots.js";
 import { replaceCallbackState } from "./delivery-repository.js";

@@ -4,7 +4,7 @@ import { inputSchemaOf } from "../capabilities/table.js";
 import { splitInlineMedia } from "../media/inline.js";
 import type { StoredUsage } from "./envelope.js";
 import { deprecationWarning } from "../retirements/retirement.js";
-import { ADMITTED_STATUS } from "./state.js";
+import { ADMITTED_STATUS } from "../db/task-state-machine.js";
 import { taskRecordOf, type TaskRow } from "./task-rows.js";
 
 // A task as admission creates it, complete before it is stored: the admission batch inserts it without reading it

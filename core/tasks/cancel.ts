@@ -7,7 +7,7 @@ import { pollJobKey } from "./advance.js";
 import { finishUnsuccessfully, type FinishRuntime } from "./finish.js";
 import { readTaskForTenant } from "./task-reads.js";
 import { transitionTask } from "../db/statements/transition-task.js";
-import { isTerminal } from "./state.js";
+import { isTerminal } from "../db/task-state-machine.js";
 import { envelopeContext, type EnvelopeRuntime } from "./read.js";
 
 // The parts of the runtime a cancel uses: the task's reading and envelope, its ending, and the adapters that say

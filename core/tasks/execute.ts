@@ -8,7 +8,7 @@ import { applyFailure, applyOutcome, DEADLINE_PASSED, taskFailureOf, type Failur
 import { ensureMediaResolved, inputForVendor, type ResolvedInputsRuntime } from "./media-inputs.js";
 import { finishUnsuccessfully } from "./finish.js";
 import { readTask } from "./task-reads.js";
-import { isTerminal } from "./state.js";
+import { isTerminal } from "../db/task-state-machine.js";
 import type { StartRequest } from "../db/statements/start-tasks.js";
 import type { TaskStarts } from "./task-starts.js";
 import { releaseSlot } from "./tenant-slots.js";

@@ -7,7 +7,7 @@ import { ServiceError } from "../errors/index.js";
 import { decodeCursor, pageOf, pageQuerySchema, parseListQuery, type ListParameters } from "../contracts/pagination.js";
 import { toEnvelope, type EnvelopeContext, type TaskEnvelope } from "./envelope.js";
 import { listTasks, type TaskListPosition } from "./repository.js";
-import { OPEN_STATUSES, TERMINAL_STATUSES } from "./state.js";
+import { OPEN_STATUSES, TERMINAL_STATUSES } from "../db/task-state-machine.js";
 import { readTaskForTenant } from "./task-reads.js";
 
 // The parts of the runtime a task's envelope is written with: the base of its links, the signer of its artifacts'

@@ -2,7 +2,7 @@ import type { ReadSql } from "../db/client.js";
 import { ServiceError } from "../errors/index.js";
 import { toEnvelope, type TaskEnvelope } from "./envelope.js";
 import { envelopeContext, getTask, type EnvelopeRuntime } from "./read.js";
-import { isTerminal } from "./state.js";
+import { isTerminal } from "../db/task-state-machine.js";
 import type { TaskChangeHub } from "./task-changes.js";
 import { taskRowOf } from "./task-rows.js";
 

@@ -1,7 +1,7 @@
 import { getTableColumns, sql, SQL } from "drizzle-orm";
 import { tasks } from "../db/schema/index.js";
 import { UnexpectedRow } from "../db/statements/row-parsing.js";
-import { TASK_STATUSES } from "./state.js";
+import { TASK_STATUSES } from "../db/task-state-machine.js";
 
 // Task rows read or written by hand-written statements (`select *`, `update … returning *`, the admission batch's
 // insert), mapped as drizzle maps its own. The worker runs these for every task: drizzle's query builder spent
@@ -11,7 +11,7 @@ import { TASK_STATUSES } from "./state.js";
 export type TaskRow = typeof tasks.$inferSelect;
 export type NewTaskRow = typeof tasks.$inferInsert;
 // Column values, or SQL expressions evaluated by the UPDATE itself. Never the status: a transition's own
-// (core/tasks/state.ts) is the only way a status is written.
+// (core/db/task-state-machine.ts) is the only way a status is written.
 export type TaskChanges = { [K in Exclude<keyof NewTaskRow, "status">]?: NewTaskRow[K] | SQL };
 
 // Every column of the table by its property name: statements name them all, so a row maps onto them whatever

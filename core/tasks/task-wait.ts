@@ -1,7 +1,7 @@
 import type { ReadSql } from "../db/client.js";
 import type { TaskEnvelope } from "./envelope.js";
 import { getTask, type EnvelopeRuntime } from "./read.js";
-import { isTerminal } from "./state.js";
+import { isTerminal } from "../db/task-state-machine.js";
 import type { TaskChange, TaskChangeHub } from "./task-changes.js";
 
 // The longest a request may ask the server to wait (Prefer: wait=N, N ≤ 60).

@@ -136,9 +136,9 @@ describe("import graph", () => {
   });
 });
 
-// core/tasks/state.ts is the task state machine: a status written anywhere else could skip its guard and end a
-// task twice. So the text that assigns a task's status exists only there, as the fragments it exports with their
-// transition's guard, and only the statements of core/db/statements/ that apply a transition place them.
+// core/db/task-state-machine.ts is the task state machine: a status written anywhere else could skip its guard and
+// end a task twice. So the text that assigns a task's status exists only there, as the fragments it exports with
+// their transition's guard, and only the statements of core/db/statements/ that apply a transition place them.
 function statusAssignments(text: string): string[] {
   const found: string[] = [];
   // In an UPDATE's SET list: `set status = …` or `…, status = …` (a `status = 'queued'` inside a CASE compares).
@@ -165,7 +165,7 @@ describe("the task state machine", () => {
     expect(statusAssignments("select * from tasks where status in ('queued') and t.status = 'queued'")).toEqual([]);
   });
 
-  it("assigns a status only in core/tasks/state.ts, placed only by the statements that apply a transition", () => {
+  it("assigns a status only in core/db/task-state-machine.ts, placed only by the statements that apply a transition", () => {
     const writers: string[] = [];
     const placers: string[] = [];
     for (const file of sources(path.join(ROOT, "core"))) {
@@ -174,7 +174,7 @@ describe("the task state machine", () => {
       if (statusAssignments(text).length > 0) writers.push(relative);
       if (/\b(?:transitionStatus|startStatus)\(/.test(text)) placers.push(relative);
     }
-    expect(writers).toEqual(["core/tasks/state.ts"]);
-    expect(placers.sort()).toEqual(["core/db/statements/start-tasks.ts", "core/db/statements/transition-task.ts", "core/tasks/state.ts"]);
+    expect(writers).toEqual(["core/db/task-state-machine.ts"]);
+    expect(placers.sort()).toEqual(["core/db/statements/start-tasks.ts", "core/db/statements/transition-task.ts", "core/db/task-state-machine.ts"]);
   });
 });

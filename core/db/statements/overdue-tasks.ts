@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { OPEN_STATUSES } from "../../tasks/state.js";
+import { OPEN_STATUSES } from "../task-state-machine.js";
 import { taskRowOf, type TaskRow } from "../../tasks/task-rows.js";
 import type { Db } from "../client.js";
 

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { DEFAULT_MAX_ATTEMPTS } from "../../jobs/enqueue.js";
-import { transitionStatus } from "../../tasks/state.js";
+import { transitionStatus } from "../task-state-machine.js";
 import { taskRowOf, type TaskRow } from "../../tasks/task-rows.js";
 import { PARKED_PRIORITY, parkedDelayMs, SLOT_LEASE_MS } from "../../tasks/tenant-slots.js";
 import type { VendorFamily } from "../../vendor-families.js";
@@ -27,15 +27,15 @@ const STATEMENT = "start-tasks";
 // the shares and limits it counts are exact and no two statements choose the same task.
 const START_LOCK = 0x73_76_63_73; // "svcs"
 
-// The state machine's `start` (core/tasks/state.ts) for a group of execute jobs. A job's graphile-worker id that a
-// task names as its `execution_token` (it started the task before its worker died, or a retry was handed the task)
-// starts that task again. Every other job is a token for "the fairest waiting task": of the tenants with queued
-// tasks this process has adapters for, the one whose turn comes first — (workers it holds now + the task's place
-// in its own queue) / its weight — then the oldest; a tenant's next tasks take the turns after. A task whose
+// The state machine's `start` (core/db/task-state-machine.ts) for a group of execute jobs. A job's graphile-worker
+// id that a task names as its `execution_token` (it started the task before its worker died, or a retry was handed
+// the task) starts that task again. Every other job is a token for "the fairest waiting task": of the tenants with
+// queued tasks this process has adapters for, the one whose turn comes first — (workers it holds now + the task's
+// place in its own queue) / its weight — then the oldest; a tenant's next tasks take the turns after. A task whose
 // tenant, API key or vendor family is at the running limit an operator set (running_limits) waits and others go
 // first. Admission enqueues one job per task, so a token finds a task as long as tasks wait; one that finds none
-// while limits hold tasks back is parked: a new execute job asks again after a short delay, and only then, as
-// no worker may stay idle behind it otherwise. The parked job is written into graphile-worker's table by this
+// while limits hold tasks back is parked: a new execute job asks again after a short delay, and only then, as no
+// worker may stay idle behind it otherwise. The parked job is written into graphile-worker's table by this
 // statement (docs/workarounds.md #6). Tasks that start are marked running (an attempt counted when they were
 // queued), hold a worker until `SLOT_LEASE_MS` from now unless their job gives it back, and name the job.
 export async function startTasks(db: TransitionsDb, requests: readonly StartRequest[], families: readonly VendorFamily[], now: Date): Promise<StartedRow[]> {

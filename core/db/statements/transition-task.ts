@@ -1,10 +1,10 @@
 import { sql } from "drizzle-orm";
-import { transitionStatus, type TaskTransition } from "../../tasks/state.js";
+import { transitionStatus, type TaskTransition } from "../task-state-machine.js";
 import { taskAssignments, taskRowOf, type TaskChanges, type TaskRow } from "../../tasks/task-rows.js";
 import type { Executor } from "../client.js";
 
-// Applies one transition of core/tasks/state.ts to a task, with the changes it carries (never the status: the
-// transition's own); returns the updated row, or null when the task was not in one of its `from` statuses any
+// Applies one transition of core/db/task-state-machine.ts to a task, with the changes it carries (never the status:
+// the transition's own); returns the updated row, or null when the task was not in one of its `from` statuses any
 // more (another process got there first).
 export async function transitionTask(tx: Executor, taskId: string, transition: TaskTransition, changes: TaskChanges): Promise<TaskRow | null> {
   const status = transitionStatus(transition);
