@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { Core } from "../../core/index.js";
 import { inputForVendor, type ResolvedMediaMap } from "../../core/tasks/media-inputs.js";
-import { taskRowOf } from "../../core/tasks/task-rows.js";
+import { taskRowOf } from "../../core/db/task-rows.js";
 import { percentile } from "../stats.js";
 import type { Tenant } from "./clients.js";
 import type { Delivery } from "./hosts.js";

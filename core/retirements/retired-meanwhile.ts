@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { tasks } from "../db/schema/index.js";
-import type { TaskChanges } from "../tasks/task-rows.js";
+import type { TaskChanges } from "../db/task-rows.js";
 import { readLifecycle, type LifecycleRuntime } from "./lifecycle.js";
 import type { Retirement } from "./retirement.js";
 

@@ -5,7 +5,7 @@ import { splitInlineMedia } from "../media/inline.js";
 import type { StoredUsage } from "./envelope.js";
 import { deprecationWarning } from "../retirements/retirement.js";
 import { ADMITTED_STATUS } from "../db/task-state-machine.js";
-import { taskRecordOf, type TaskRow } from "./task-rows.js";
+import { taskRecordOf, type TaskRow } from "../db/task-rows.js";
 
 // A task as admission creates it, complete before it is stored: the admission batch inserts it without reading it
 // back, and the 202 is rendered from this row (what a GET shows afterwards, key order of JSON objects aside).

@@ -10,7 +10,7 @@ import type { TaskEnding } from "./finish-batch.js";
 import type { TaskRow } from "./repository.js";
 import { transitionTask } from "../db/statements/transition-task.js";
 import { TASK_TRANSITIONS } from "../db/task-state-machine.js";
-import type { TaskChanges } from "./task-rows.js";
+import type { TaskChanges } from "../db/task-rows.js";
 import { SLOT_RELEASED } from "./tenant-slots.js";
 import type { LifecycleRuntime } from "../retirements/lifecycle.js";
 import { retiredMeanwhileChanges } from "../retirements/retired-meanwhile.js";

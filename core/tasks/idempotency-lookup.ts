@@ -3,7 +3,7 @@ import type { ReadSql } from "../db/client.js";
 import { parseListQuery, wholePage } from "../contracts/pagination.js";
 import { toEnvelope, type TaskEnvelope } from "./envelope.js";
 import { envelopeContext, type EnvelopeRuntime } from "./read.js";
-import { taskRowOf } from "./task-rows.js";
+import { taskRowOf } from "../db/task-rows.js";
 import { IDEMPOTENCY_KEY_MAX_CHARS } from "../idempotency/key-bounds.js";
 
 // GET /v1/tasks?idempotency_key=…: the query names the key alone (a list filter beside it would be ignored, so

@@ -1,9 +1,9 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import type { Executor } from "../db/client.js";
 import { tasks } from "../db/schema/index.js";
-import type { TaskRow } from "./task-rows.js";
+import type { TaskRow } from "../db/task-rows.js";
 
-export type { TaskRow } from "./task-rows.js";
+export type { TaskRow } from "../db/task-rows.js";
 
 // Who a task belongs to and which request admitted it, without its (possibly large) input: what a log line needs.
 export async function findTaskIdentity(tx: Executor, taskId: string): Promise<Pick<TaskRow, "id" | "tenantId" | "requestId"> | null> {

@@ -4,7 +4,7 @@ import { toEnvelope, type TaskEnvelope } from "./envelope.js";
 import { envelopeContext, getTask, type EnvelopeRuntime } from "./read.js";
 import { isTerminal } from "../db/task-state-machine.js";
 import type { TaskChangeHub } from "./task-changes.js";
-import { taskRowOf } from "./task-rows.js";
+import { taskRowOf } from "../db/task-rows.js";
 
 // The parts of the runtime a stream uses: the process's task changes, the reads of the task and its recorded
 // changes, and what its envelope is written with.

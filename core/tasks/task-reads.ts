@@ -1,7 +1,7 @@
 import { BatchedLookup } from "../db/batched-lookup.js";
 import type { ReadSql } from "../db/client.js";
 import { readTasksById } from "../db/statements/read-tasks.js";
-import type { TaskRow } from "./task-rows.js";
+import type { TaskRow } from "../db/task-rows.js";
 
 // The one way a task is read by id, outside the transactions that change it: GET /v1/tasks/{id} (the read clients
 // repeat most), cancels, replays, artifact reads, and every job's first look at its task. The reads of one turn of

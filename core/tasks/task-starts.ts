@@ -3,7 +3,7 @@ import type { TransitionsDb } from "../db/client.js";
 import { startTasks, type StartRequest } from "../db/statements/start-tasks.js";
 import type { Clock } from "../clock.js";
 import type { VendorFamily } from "../vendor-families.js";
-import type { TaskRow } from "./task-rows.js";
+import type { TaskRow } from "../db/task-rows.js";
 
 // What a start answers an execute job: the task it started (the fairest waiting one, or the one the job holds
 // already), parked (tasks wait behind an operator's running limit; a job enqueued for later asks again), or null

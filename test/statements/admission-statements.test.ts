@@ -13,7 +13,7 @@ import { readKeys } from "../../core/db/statements/read-idempotency-keys.js";
 import { readSpend } from "../../core/db/statements/read-spend.js";
 import { readTasksById } from "../../core/db/statements/read-tasks.js";
 import { registerJobName } from "../../core/db/statements/register-job-name.js";
-import { taskRecordOf } from "../../core/tasks/task-rows.js";
+import { taskRecordOf } from "../../core/db/task-rows.js";
 import { startHarness, type Harness } from "../support/harness.js";
 import { admitEnhancement } from "../support/enhancement.js";
 

@@ -9,7 +9,7 @@ import { readTasksById } from "../../core/db/statements/read-tasks.js";
 import { UnexpectedRow } from "../../core/db/statements/row-parsing.js";
 import { startTasks } from "../../core/db/statements/start-tasks.js";
 import { transitionTask } from "../../core/db/statements/transition-task.js";
-import { taskRowOf } from "../../core/tasks/task-rows.js";
+import { taskRowOf } from "../../core/db/task-rows.js";
 import { startHarness, type Harness } from "../support/harness.js";
 import { admitEnhancement } from "../support/enhancement.js";
 

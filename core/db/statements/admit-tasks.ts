@@ -1,7 +1,7 @@
 import type postgres from "postgres";
 import { IDEMPOTENCY_WINDOW_MS, type KeyClaim } from "../../idempotency/claim.js";
 import { DEFAULT_MAX_ATTEMPTS, type JobName } from "../../jobs/enqueue.js";
-import { TASK_COLUMN_NAMES } from "../../tasks/task-rows.js";
+import { TASK_COLUMN_NAMES } from "../task-rows.js";
 import type { AdmissionSql } from "../client.js";
 import { oneStatement, type Fragment, type WriteStep } from "../one-statement.js";
 import { tryKeyLock } from "./lock-idempotency-keys.js";

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { OPEN_STATUSES } from "../task-state-machine.js";
-import { taskRowOf, type TaskRow } from "../../tasks/task-rows.js";
+import { taskRowOf, type TaskRow } from "../task-rows.js";
 import type { Db } from "../client.js";
 
 // The sweep's first look (core/tasks/sweep.ts): open tasks past their deadline, at most `limit` a run (the next

@@ -1,4 +1,4 @@
-import { taskRowOf, type TaskRow } from "../../tasks/task-rows.js";
+import { taskRowOf, type TaskRow } from "../task-rows.js";
 import type { ReadSql } from "../client.js";
 
 // Tasks by id, the reads of one turn together (core/tasks/task-reads.ts): one prepared statement on the read

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { DEFAULT_MAX_ATTEMPTS } from "../../jobs/enqueue.js";
 import { transitionStatus } from "../task-state-machine.js";
-import { taskRowOf, type TaskRow } from "../../tasks/task-rows.js";
+import { taskRowOf, type TaskRow } from "../task-rows.js";
 import { PARKED_PRIORITY, parkedDelayMs, SLOT_LEASE_MS } from "../../tasks/tenant-slots.js";
 import type { VendorFamily } from "../../vendor-families.js";
 import type { TransitionsDb } from "../client.js";

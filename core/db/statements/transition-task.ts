@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { transitionStatus, type TaskTransition } from "../task-state-machine.js";
-import { taskAssignments, taskRowOf, type TaskChanges, type TaskRow } from "../../tasks/task-rows.js";
+import { taskAssignments, taskRowOf, type TaskChanges, type TaskRow } from "../task-rows.js";
 import type { Executor } from "../client.js";
 
 // Applies one transition of core/db/task-state-machine.ts to a task, with the changes it carries (never the status:

@@ -1,7 +1,7 @@
 import { getTableColumns, sql, SQL } from "drizzle-orm";
-import { tasks } from "../db/schema/index.js";
-import { UnexpectedRow } from "../db/statements/row-parsing.js";
-import { TASK_STATUSES } from "../db/task-state-machine.js";
+import { tasks } from "./schema/index.js";
+import { UnexpectedRow } from "./statements/row-parsing.js";
+import { TASK_STATUSES } from "./task-state-machine.js";
 
 // Task rows read or written by hand-written statements (`select *`, `update … returning *`, the admission batch's
 // insert), mapped as drizzle maps its own. The worker runs these for every task: drizzle's query builder spent

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tasks } from "../../core/db/schema/index.js";
-import { taskRecordOf, taskRowOf } from "../../core/tasks/task-rows.js";
+import { taskRecordOf, taskRowOf } from "../../core/db/task-rows.js";
 import { startHarness, type Harness } from "../support/harness.js";
 
 // Task rows read by hand-written statements are mapped by drizzle's own column mappers (docs/workarounds.md #9):
