@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { Executor } from "../db/client.js";
-import { enqueueJob } from "../jobs/enqueue.js";
+import { enqueueJob } from "../db/statements/add-job.js";
 
 // One `deliver_callback` job is one attempt. `retries` says whether a failure schedules the next attempt of
 // SPEC.md's series (true for the series that starts when the task ends, false for a redelivery on request).

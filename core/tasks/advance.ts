@@ -1,6 +1,6 @@
 import type { Config } from "../config.js";
 import type { Db } from "../db/client.js";
-import { enqueueJob, type JobName } from "../jobs/enqueue.js";
+import { enqueueJob, type JobName } from "../db/statements/add-job.js";
 import { ERROR_CATALOGUE, type ServiceError } from "../errors/index.js";
 import { MediaFetchFailure } from "../media/fetch-failure.js";
 import { ProviderFailure, type ProviderOutcome } from "../providers/types.js";

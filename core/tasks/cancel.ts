@@ -2,7 +2,7 @@ import type { Db, ReadSql } from "../db/client.js";
 import { ServiceError } from "../errors/index.js";
 import type { ProviderRegistry } from "../providers/registry.js";
 import { toEnvelope, type TaskEnvelope } from "./envelope.js";
-import { enqueueJob } from "../jobs/enqueue.js";
+import { enqueueJob } from "../db/statements/add-job.js";
 import { pollJobKey } from "./advance.js";
 import { finishUnsuccessfully, type FinishRuntime } from "./finish.js";
 import { readTaskForTenant } from "./task-reads.js";

@@ -5,12 +5,12 @@ import { admissionConnections, type AdmissionTx, type DirectSql } from "../../co
 import { oneStatement } from "../../core/db/one-statement.js";
 import { registerJobName } from "../../core/db/statements/register-job-name.js";
 import { announceJobs, insertJobs } from "../../core/db/statements/admit-tasks.js";
-import type { JobName } from "../../core/jobs/enqueue.js";
+import type { JobName } from "../../core/db/statements/add-job.js";
 import { createTestDatabase, type TestDatabase } from "../support/databases.js";
 
 // Admission adds its jobs with one INSERT into graphile-worker's job table instead of graphile_worker.add_jobs
-// (core/jobs/enqueue.ts, docs/workarounds.md). These hold the two to the same result, so a graphile-worker upgrade
-// that changes its table or its function's defaults fails here rather than in production.
+// (core/db/statements/add-job.ts, docs/workarounds.md). These hold the two to the same result, so a graphile-worker
+// upgrade that changes its table or its function's defaults fails here rather than in production.
 
 let database: TestDatabase;
 let sql: DirectSql;

@@ -1,9 +1,9 @@
 import type postgres from "postgres";
 import { IDEMPOTENCY_WINDOW_MS, type KeyClaim } from "../../idempotency/claim.js";
-import { DEFAULT_MAX_ATTEMPTS, type JobName } from "../../jobs/enqueue.js";
 import { TASK_COLUMN_NAMES } from "../task-rows.js";
 import type { AdmissionSql } from "../client.js";
 import { oneStatement, type Fragment, type WriteStep } from "../one-statement.js";
+import { DEFAULT_MAX_ATTEMPTS, type JobName } from "./add-job.js";
 import { tryKeyLock } from "./lock-idempotency-keys.js";
 import { GRAPHILE_JOBS_TABLE, GRAPHILE_TASKS_TABLE } from "./graphile-jobs.js";
 

@@ -1,5 +1,5 @@
-import type { JobName } from "../../jobs/enqueue.js";
 import type { AdmissionTx } from "../client.js";
+import type { JobName } from "./add-job.js";
 import { GRAPHILE_TASKS_TABLE } from "./graphile-jobs.js";
 
 // Inside an admission transaction, before its write statement adds the jobs (admit-tasks.ts, insertJobs):

@@ -1,11 +1,11 @@
 import { sql } from "drizzle-orm";
-import { DEFAULT_MAX_ATTEMPTS } from "../../jobs/enqueue.js";
 import { transitionStatus } from "../task-state-machine.js";
 import { taskRowOf, type TaskRow } from "../task-rows.js";
 import { PARKED_PRIORITY, parkedDelayMs, SLOT_LEASE_MS } from "../../tasks/tenant-slots.js";
 import type { VendorFamily } from "../../vendor-families.js";
 import type { TransitionsDb } from "../client.js";
 import { oneWriteTransaction } from "../one-write-transaction.js";
+import { DEFAULT_MAX_ATTEMPTS } from "./add-job.js";
 import { boolean, text } from "./row-parsing.js";
 import { GRAPHILE_JOBS_TABLE, GRAPHILE_TASKS_TABLE } from "./graphile-jobs.js";
 

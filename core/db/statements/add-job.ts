@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import type { Executor } from "../db/client.js";
+import type { Executor } from "../client.js";
 
 export type JobName = "execute_task" | "poll_task" | "deliver_callback";
 
