@@ -4,6 +4,7 @@ import { startTasks, type StartRequest } from "../db/statements/start-tasks.js";
 import type { Clock } from "../clock.js";
 import type { VendorFamily } from "../vendor-families.js";
 import type { TaskRow } from "../db/task-rows.js";
+import { START_POLICY } from "./tenant-slots.js";
 
 // What a start answers an execute job: the task it started (the fairest waiting one, or the one the job holds
 // already), parked (tasks wait behind an operator's running limit; a job enqueued for later asks again), or null
@@ -25,7 +26,7 @@ export class TaskStarts {
     clock: Clock,
   ) {
     this.starts = new GroupCommit(async (requests) => {
-      const rows = new Map((await startTasks(db, requests, families(), clock())).map((row) => [row.askedBy, row]));
+      const rows = new Map((await startTasks(db, requests, families(), START_POLICY, clock())).map((row) => [row.askedBy, row]));
       return requests.map((request): StartOutcome => {
         const started = rows.get(request.jobId);
         if (!started || started.kind === "none") return null;

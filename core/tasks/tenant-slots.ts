@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { Executor } from "../db/client.js";
+import type { StartPolicy } from "../db/statements/start-tasks.js";
 
 // The workers a tenant holds. A job that holds a worker for long on a tenant's behalf marks the task it works on
 // (`tenant_slot_until`, a lease): a task's execution (media resolution, then the vendor submission), from its start
@@ -40,6 +41,10 @@ export const PARKED_PRIORITY = 1;
 export function parkedDelayMs(parkings: number, random: () => number = Math.random): number {
   return doublingDelayMs(parkings, 250, 1000, random);
 }
+
+// The above as the start statement (core/db/statements/start-tasks.ts) takes them: a started task's lease, and a
+// parked job's priority and delay.
+export const START_POLICY: StartPolicy = { leaseMs: SLOT_LEASE_MS, parkedPriority: PARKED_PRIORITY, parkedDelayMs };
 
 // `firstMs` doubled for each earlier time, up to `longestMs`, ±20 %.
 function doublingDelayMs(times: number, firstMs: number, longestMs: number, random: () => number): number {

@@ -10,6 +10,7 @@ import { readBalances } from "../../core/db/statements/read-balances.js";
 import { admitBatch } from "../../core/tasks/admission-batch.js";
 import { finishBatch } from "../../core/tasks/finish-batch.js";
 import { readTask } from "../../core/tasks/task-reads.js";
+import { START_POLICY } from "../../core/tasks/tenant-slots.js";
 
 // The executor kinds of core/db/client.ts are nominal: `npm run typecheck` (tsc --noEmit over test/ too) fails
 // if any line marked @ts-expect-error below compiles, that is if a statement accepts an executor of the wrong kind.
@@ -19,9 +20,9 @@ function wrongExecutors(database: Database): void {
   const starting = { taskId: "task", jobId: "job", deferrals: 0 };
 
   // Task starts run on the prepared, pipelining transitions client, and only there.
-  void startTasks(transitions, [starting], [], new Date());
+  void startTasks(transitions, [starting], [], START_POLICY, new Date());
   // @ts-expect-error the shared pool is not the transitions client
-  void startTasks(db, [starting], [], new Date());
+  void startTasks(db, [starting], [], START_POLICY, new Date());
   // Endings' group transactions likewise.
   void finishBatch(transitions, [], []);
   // @ts-expect-error the shared pool is not the transitions client

@@ -10,6 +10,7 @@ import { UnexpectedRow } from "../../core/db/statements/row-parsing.js";
 import { startTasks } from "../../core/db/statements/start-tasks.js";
 import { transitionTask } from "../../core/db/statements/transition-task.js";
 import { taskRowOf } from "../../core/db/task-rows.js";
+import { START_POLICY } from "../../core/tasks/tenant-slots.js";
 import { startHarness, type Harness } from "../support/harness.js";
 import { admitEnhancement } from "../support/enhancement.js";
 
@@ -38,7 +39,7 @@ describe("start-tasks", () => {
     const [older, newer] = [await queuedTask(), await queuedTask()];
     // Asked by three jobs, the first enqueued for the newer task: the two waiting tasks start, oldest first.
     const requests = [newer, older, "task_missing"].map((taskId, i) => ({ taskId, jobId: `start-job-${i}`, deferrals: 0 }));
-    const rows = await startTasks(transitions, requests, families(), new Date());
+    const rows = await startTasks(transitions, requests, families(), START_POLICY, new Date());
     expect(rows.map((row) => ({ askedBy: row.askedBy, kind: row.kind, id: row.kind === "started" ? row.row.id : null }))).toEqual([
       { askedBy: "start-job-0", kind: "started", id: older },
       { askedBy: "start-job-1", kind: "started", id: newer },
@@ -48,10 +49,10 @@ describe("start-tasks", () => {
     expect(started?.kind === "started" && started.row).toMatchObject({ id: older, status: "running", attempts: 1, executionToken: "start-job-0", tenantSlot: null });
     expect(started?.kind === "started" && started.row.tenantSlotUntil).toBeInstanceOf(Date);
     // The job a task names starts it again (its worker died); a family this process has no adapter for starts nothing.
-    expect(await startTasks(transitions, [{ taskId: older, jobId: "start-job-0", deferrals: 0 }], families(), new Date())).toMatchObject([
+    expect(await startTasks(transitions, [{ taskId: older, jobId: "start-job-0", deferrals: 0 }], families(), START_POLICY, new Date())).toMatchObject([
       { kind: "started", row: { id: older, attempts: 1 } },
     ]);
-    expect(await startTasks(transitions, [{ taskId: older, jobId: "start-job-0", deferrals: 0 }], [], new Date())).toEqual([{ askedBy: "start-job-0", kind: "none" }]);
+    expect(await startTasks(transitions, [{ taskId: older, jobId: "start-job-0", deferrals: 0 }], [], START_POLICY, new Date())).toEqual([{ askedBy: "start-job-0", kind: "none" }]);
   });
 });
 

@@ -1,7 +1,6 @@
 import { sql } from "drizzle-orm";
 import { transitionStatus } from "../task-state-machine.js";
 import { taskRowOf, type TaskRow } from "../task-rows.js";
-import { PARKED_PRIORITY, parkedDelayMs, SLOT_LEASE_MS } from "../../tasks/tenant-slots.js";
 import type { VendorFamily } from "../../vendor-families.js";
 import type { TransitionsDb } from "../client.js";
 import { oneWriteTransaction } from "../one-write-transaction.js";
@@ -22,6 +21,15 @@ export interface StartRequest {
 // neither (nothing waits that this process can run).
 export type StartedRow = { askedBy: string } & ({ kind: "started"; row: TaskRow } | { kind: "parked" } | { kind: "none" });
 
+// What a start takes of the workers' fair share, which its caller sets (core/tasks/tenant-slots.ts): how long a
+// started task holds its worker unless its job gives it back, and the priority and delay of a parked job's next ask,
+// by how often it was parked already.
+export interface StartPolicy {
+  leaseMs: number;
+  parkedPriority: number;
+  parkedDelayMs: (deferrals: number) => number;
+}
+
 const STATEMENT = "start-tasks";
 // Every start statement of every worker takes this lock for its transaction: each sees the starts before it, so
 // the shares and limits it counts are exact and no two statements choose the same task.
@@ -37,10 +45,16 @@ const START_LOCK = 0x73_76_63_73; // "svcs"
 // while limits hold tasks back is parked: a new execute job asks again after a short delay, and only then, as no
 // worker may stay idle behind it otherwise. The parked job is written into graphile-worker's table by this
 // statement (docs/workarounds.md #6). Tasks that start are marked running (an attempt counted when they were
-// queued), hold a worker until `SLOT_LEASE_MS` from now unless their job gives it back, and name the job.
-export async function startTasks(db: TransitionsDb, requests: readonly StartRequest[], families: readonly VendorFamily[], now: Date): Promise<StartedRow[]> {
+// queued), hold a worker until `policy.leaseMs` from now unless their job gives it back, and name the job.
+export async function startTasks(
+  db: TransitionsDb,
+  requests: readonly StartRequest[],
+  families: readonly VendorFamily[],
+  policy: StartPolicy,
+  now: Date,
+): Promise<StartedRow[]> {
   const at = now.toISOString();
-  const until = new Date(now.getTime() + SLOT_LEASE_MS).toISOString();
+  const until = new Date(now.getTime() + policy.leaseMs).toISOString();
   const start = transitionStatus("start");
   // The lock, then the start, in one write (core/db/one-write-transaction.ts). JIT off for the transaction: with a
   // large tasks table the planner's cost passes jit_above_cost, and compiling the statement's 200 expressions took
@@ -54,7 +68,7 @@ export async function startTasks(db: TransitionsDb, requests: readonly StartRequ
         ${sql.param(requests.map((r) => r.jobId))}::text[],
         ${sql.param(requests.map((r) => r.taskId))}::text[],
         ${sql.param(requests.map((r) => r.deferrals + 1))}::int[],
-        ${sql.param(requests.map((r) => parkedDelayMs(r.deferrals)))}::int[]
+        ${sql.param(requests.map((r) => policy.parkedDelayMs(r.deferrals)))}::int[]
       ) with ordinality as a(job_id, hint, deferrals, delay_ms, ord)
     ), held_by_asking as materialized (
       -- Found by the token alone: with the other conditions beside it, the planner also read the open tasks' deadline
@@ -138,7 +152,7 @@ export async function startTasks(db: TransitionsDb, requests: readonly StartRequ
              json_build_object('task_id', f.hint, 'deferrals', f.deferrals),
              ${at}::timestamptz + f.delay_ms * interval '1 millisecond',
              ${sql.raw(String(DEFAULT_MAX_ATTEMPTS))},
-             ${PARKED_PRIORITY}::int
+             ${policy.parkedPriority}::int
       from free as f
       where f.k > (select count(*) from paired) and (select waiting from waiting_left)
     ), updated as (
