@@ -1,16 +1,13 @@
 import { sql as drizzleSql } from "drizzle-orm";
 import type { Executor } from "../db/client.js";
+import type { AdmissionKey } from "../db/statements/admit-tasks.js";
 import type { StoredKey } from "../db/statements/read-idempotency-keys.js";
 import { ServiceError } from "../errors/index.js";
 
 export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
 
 // One (tenant, Idempotency-Key) an admission wants, with the fingerprint of its request.
-export interface KeyClaim {
-  tenantId: string;
-  key: string;
-  fingerprint: string;
-  now: Date;
+export interface KeyClaim extends AdmissionKey {
   // Where the caller gave the key: REST's Idempotency-Key header (no `param`), or an argument such as MCP's
   // client_request_id, which its refusals point at.
   keyName?: string;

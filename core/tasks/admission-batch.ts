@@ -11,7 +11,7 @@ import { readKeys } from "../db/statements/read-idempotency-keys.js";
 import { readSpend } from "../db/statements/read-spend.js";
 import { registerJobName } from "../db/statements/register-job-name.js";
 import { ServiceError } from "../errors/index.js";
-import { judgeClaim, type KeyClaim } from "../idempotency/claim.js";
+import { IDEMPOTENCY_WINDOW_MS, judgeClaim, type KeyClaim } from "../idempotency/claim.js";
 import { findCapability } from "../capabilities/table.js";
 import { storedTaskRecords } from "./admitted-rows.js";
 import type { TaskRow } from "./repository.js";
@@ -158,7 +158,7 @@ const holdsOf = (admitted: readonly Admission[]) =>
 // keys, and the holds with the spend they count.
 function admittedTasks(sql: AdmissionSql, admitted: readonly Admission[], now: Date): AdmittedTasks {
   const rows = admitted.map((a) => a.row);
-  return { ...storedTaskRecords(rows), capabilitySteps: admissionHooks(sql, rows), claims: claimsOf(admitted), holds: holdsOf(admitted), now };
+  return { ...storedTaskRecords(rows), capabilitySteps: admissionHooks(sql, rows), claims: claimsOf(admitted), keyWindowMs: IDEMPOTENCY_WINDOW_MS, holds: holdsOf(admitted), now };
 }
 
 // The admission hooks of the capabilities among the admitted tasks (core/capabilities/types.ts, lifecycle), each

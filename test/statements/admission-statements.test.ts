@@ -14,6 +14,7 @@ import { readSpend } from "../../core/db/statements/read-spend.js";
 import { readTasksById } from "../../core/db/statements/read-tasks.js";
 import { registerJobName } from "../../core/db/statements/register-job-name.js";
 import { taskRecordOf } from "../../core/db/task-rows.js";
+import { IDEMPOTENCY_WINDOW_MS } from "../../core/idempotency/claim.js";
 import { startHarness, type Harness } from "../support/harness.js";
 import { admitEnhancement } from "../support/enhancement.js";
 
@@ -115,6 +116,7 @@ describe("admit-tasks", () => {
       inlineMedia: [],
       capabilitySteps: [],
       claims: [{ tenantId: h.tenantId, key: randomUUID(), fingerprint: "fingerprint", now, taskId }],
+      keyWindowMs: IDEMPOTENCY_WINDOW_MS,
       holds: [{ tenantId: h.tenantId, taskId, amount: 1_000n, apiKeyId: undefined }],
       now,
     };

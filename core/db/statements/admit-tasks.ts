@@ -1,5 +1,4 @@
 import type postgres from "postgres";
-import { IDEMPOTENCY_WINDOW_MS, type KeyClaim } from "../../idempotency/claim.js";
 import { TASK_COLUMN_NAMES } from "../task-rows.js";
 import type { AdmissionSql } from "../client.js";
 import { oneStatement, type Fragment, type WriteStep } from "../one-statement.js";
@@ -21,6 +20,15 @@ export interface HeldCredits {
   apiKeyId: string | undefined;
 }
 
+// An Idempotency-Key as admission stores it for its task (core/idempotency/claim.ts judged it first): the tenant's
+// key, the fingerprint of its request, and the admission's time, from which it is kept for the window.
+export interface AdmissionKey {
+  tenantId: string;
+  key: string;
+  fingerprint: string;
+  now: Date;
+}
+
 export interface AdmittedTasks {
   // The tasks as stored (core/tasks/admitted-rows.ts): records by column name, and the data URIs taken out of
   // their inputs.
@@ -28,7 +36,9 @@ export interface AdmittedTasks {
   inlineMedia: readonly { task_id: string; pointer: string; data_uri: string }[];
   // The capabilities' own steps for their admitted tasks (core/capabilities/types.ts, lifecycle.admitted).
   capabilitySteps: readonly WriteStep[];
-  claims: readonly (KeyClaim & { taskId: string })[];
+  claims: readonly (AdmissionKey & { taskId: string })[];
+  // How long each key is kept from its admission (core/idempotency/claim.ts, IDEMPOTENCY_WINDOW_MS).
+  keyWindowMs: number;
   holds: readonly HeldCredits[];
   now: Date;
 }
@@ -39,7 +49,7 @@ export interface AdmittedTasks {
 // lock before inserting the row means the insert never waits on another admission's uncommitted row of the same
 // key. `record` after judging: a claimed key's row, if any, has expired (a live one replays or conflicts) and is
 // replaced; the lock taken by the judging keeps any other admission from claiming it meanwhile. Each key is kept
-// for IDEMPOTENCY_WINDOW_MS from admission.
+// for `keyWindowMs` from admission.
 export type KeyWrite = "claim" | "record";
 
 // `payers`, given on the first attempt, is the number of tenants holding credits: the statement fails unless each
@@ -49,7 +59,7 @@ export function admitTasks(sql: AdmissionSql, admitted: AdmittedTasks, keys: Key
     { name: "task_rows", statement: insertTasks(sql, admitted.records) },
     ...(admitted.inlineMedia.length > 0 ? [{ name: "task_inline_media_rows", statement: insertInlineMedia(sql, admitted.inlineMedia) }] : []),
     ...admitted.capabilitySteps,
-    { name: "key_rows", statement: keys === "claim" ? claimKeys(sql, admitted.claims) : recordKeys(sql, admitted.claims) },
+    { name: "key_rows", statement: keys === "claim" ? claimKeys(sql, admitted) : recordKeys(sql, admitted) },
     { name: "job_rows", statement: insertJobs(sql, "execute_task", admitted.records.map((record) => ({ task_id: record.id as string }))) },
   ];
   if (admitted.holds.length > 0) {
@@ -80,32 +90,32 @@ function insertInlineMedia(sql: AdmissionSql, inline: AdmittedTasks["inlineMedia
     select task_id, pointer, data_uri from jsonb_to_recordset(${sql.json(inline)}::jsonb) as m(task_id text, pointer text, data_uri text)`;
 }
 
-function claimKeys(sql: AdmissionSql, claims: AdmittedTasks["claims"]): Fragment {
+function claimKeys(sql: AdmissionSql, admitted: AdmittedTasks): Fragment {
   return sql`
     insert into idempotency_keys (tenant_id, key, fingerprint, task_id, created_at, expires_at)
-    select r.* from jsonb_to_recordset(${sql.json(keyRows(claims))}::jsonb)
+    select r.* from jsonb_to_recordset(${sql.json(keyRows(admitted))}::jsonb)
       as r(tenant_id text, key text, fingerprint text, task_id text, created_at timestamptz, expires_at timestamptz)
      where admission_guard(${tryKeyLock(sql, "r.tenant_id", "r.key")}, 'a key is being admitted elsewhere')`;
 }
 
-function recordKeys(sql: AdmissionSql, claims: AdmittedTasks["claims"]): Fragment {
+function recordKeys(sql: AdmissionSql, admitted: AdmittedTasks): Fragment {
   return sql`
     insert into idempotency_keys (tenant_id, key, fingerprint, task_id, created_at, expires_at)
-    select * from jsonb_to_recordset(${sql.json(keyRows(claims))}::jsonb)
+    select * from jsonb_to_recordset(${sql.json(keyRows(admitted))}::jsonb)
       as r(tenant_id text, key text, fingerprint text, task_id text, created_at timestamptz, expires_at timestamptz)
     on conflict (tenant_id, key) do update
       set fingerprint = excluded.fingerprint, task_id = excluded.task_id, created_at = excluded.created_at,
           expires_at = excluded.expires_at`;
 }
 
-const keyRows = (claims: AdmittedTasks["claims"]) =>
+const keyRows = ({ claims, keyWindowMs }: AdmittedTasks) =>
   claims.map((c) => ({
     tenant_id: c.tenantId,
     key: c.key,
     fingerprint: c.fingerprint,
     task_id: c.taskId,
     created_at: c.now.toISOString(),
-    expires_at: new Date(c.now.getTime() + IDEMPOTENCY_WINDOW_MS).toISOString(),
+    expires_at: new Date(c.now.getTime() + keyWindowMs).toISOString(),
   }));
 
 // Many jobs of one kind, without keys, added by one INSERT into graphile-worker's job table, and announced by one
