@@ -32,7 +32,8 @@ export { LIMIT_SCOPES, listRunningLimits, setRunningLimit, type LimitScope, type
 export { MAX_RUNNING_RANGE, WEIGHT_RANGE } from "./db/schema/running-limits.js";
 export { setTenantRetention } from "./artifacts/retention.js";
 export { creditBalanceView } from "./credits/view.js";
-export { setSpendLimit, SPEND_PERIODS, tenantSpendLimits, type SpendPeriod, type SpendScope } from "./credits/spend-limits.js";
+export { setSpendLimit, tenantSpendLimits } from "./credits/spend-limits.js";
+export { SPEND_PERIODS, type SpendPeriod, type SpendScope } from "./db/spend-states.js";
 export { formatCredits, parseCredits } from "./credits/money.js";
 export { openSignedArtifact, listTaskAssets } from "./artifacts/read.js";
 export { readTenantArtifact, type TenantArtifact } from "./artifacts/tenant-read.js";

@@ -1,22 +1,12 @@
 import { sql as drizzleSql } from "drizzle-orm";
 import type { Executor } from "../db/client.js";
 import { ServiceError } from "../errors/index.js";
+import type { SpendPeriod, SpendScope, SpendState } from "../db/spend-states.js";
 import { formatCredits } from "./money.js";
 
 // Spend limits: credits an API key or a whole tenant may hold per UTC day or month (docs/decisions.md, spend
 // limits). An admission counts its holds against them in its own write statement; spend_counters' check refuses
 // the statement that would pass a limit, so concurrent admissions never overshoot.
-
-export type SpendScope = "key" | "tenant";
-export type SpendPeriod = "day" | "month";
-export const SPEND_PERIODS: readonly SpendPeriod[] = ["day", "month"];
-
-export interface SpendLimit {
-  scope: SpendScope;
-  owner: string;
-  period: SpendPeriod;
-  limit: bigint;
-}
 
 // The UTC start of the period holding `now`, and the start of the next one (when the limit resets).
 export function periodStart(period: SpendPeriod, now: Date): Date {
@@ -30,13 +20,6 @@ export function periodEnd(period: SpendPeriod, now: Date): Date {
   return period === "day"
     ? new Date(Date.UTC(start.getUTCFullYear(), start.getUTCMonth(), start.getUTCDate() + 1))
     : new Date(Date.UTC(start.getUTCFullYear(), start.getUTCMonth() + 1, 1));
-}
-
-// A spend counter's identity in a batch's reading.
-export const ownerKey = (scope: SpendScope, owner: string) => `${scope}\u0000${owner}`;
-
-export interface SpendState extends SpendLimit {
-  spent: bigint;
 }
 
 // Whether `error` is a counter's limit check failing in an admission's write (another admission counted spend

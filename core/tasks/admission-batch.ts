@@ -1,5 +1,6 @@
 import { BalanceMoved, balanceMovedFrom, insufficientBalance } from "../credits/ledger.js";
-import { isSpendLimitCheck, ownerKey, spendLimitReached, type SpendState } from "../credits/spend-limits.js";
+import { isSpendLimitCheck, spendLimitReached } from "../credits/spend-limits.js";
+import { ownerKey, type SpendState } from "../db/spend-states.js";
 import type { AdmissionSql, DirectSql } from "../db/client.js";
 import { retryOnLostConnection } from "../db/lost-connection.js";
 import type { WriteStep } from "../db/one-statement.js";

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { SPEND_PERIODS, type SpendState } from "../../credits/spend-limits.js";
+import { SPEND_PERIODS, type SpendState } from "../spend-states.js";
 import type { Tx } from "../client.js";
 import { returnSpend } from "./return-spend.js";
 import { bigintOfText, text, UnexpectedRow } from "./row-parsing.js";

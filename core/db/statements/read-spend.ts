@@ -1,4 +1,4 @@
-import { ownerKey, SPEND_PERIODS, type SpendPeriod, type SpendScope, type SpendState } from "../../credits/spend-limits.js";
+import { ownerKey, SPEND_PERIODS, type SpendPeriod, type SpendScope, type SpendState } from "../spend-states.js";
 import type { AdmissionTx } from "../client.js";
 import { bigintOfText, text, UnexpectedRow } from "./row-parsing.js";
 
