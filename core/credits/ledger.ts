@@ -60,7 +60,9 @@ export class Settlements {
   // already settled (nothing changes then).
   async settle(tx: Tx, tenantId: string, taskId: string, held: bigint, captured: bigint): Promise<boolean> {
     if (captured > held) throw new Error(`capture ${captured} exceeds hold ${held} for ${taskId}`);
-    if (!(await recordSettlement(tx, tenantId, taskId, held, captured))) return false;
+    // A capture of part of the hold says what went back.
+    const note = captured === 0n || captured === held ? null : `returned ${formatCredits(held - captured)} of the hold`;
+    if (!(await recordSettlement(tx, tenantId, taskId, held, captured, note))) return false;
     const account = this.accounts.get(tenantId) ?? { held: 0n, spent: 0n, returned: 0n };
     account.held += held;
     account.spent += captured;

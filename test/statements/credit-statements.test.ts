@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { formatCredits } from "../../core/credits/money.js";
 import { recentLedgerEntries } from "../../core/db/statements/ledger-entries.js";
 import { readBalance } from "../../core/db/statements/read-balance.js";
 import { recordSettlement } from "../../core/db/statements/record-settlement.js";
@@ -48,8 +49,9 @@ describe("ledger-entries", () => {
 // A task's settlement recorded twice in one transaction, the account settled after the first: [first, second].
 function settleTwice(taskId: string, held: bigint, captured: bigint): Promise<boolean[]> {
   return h.core.db.transaction(async (tx) => {
-    const first = await recordSettlement(tx, h.tenantId, taskId, held, captured);
-    const second = await recordSettlement(tx, h.tenantId, taskId, held, captured);
+    const note = `returned ${formatCredits(held - captured)} of the hold`;
+    const first = await recordSettlement(tx, h.tenantId, taskId, held, captured, note);
+    const second = await recordSettlement(tx, h.tenantId, taskId, held, captured, note);
     if (first) await settleAccount(tx, h.tenantId, { held, spent: captured, returned: held - captured });
     return [first, second];
   });

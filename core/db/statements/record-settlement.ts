@@ -1,5 +1,4 @@
 import { sql } from "drizzle-orm";
-import { formatCredits } from "../../credits/money.js";
 import type { Tx } from "../client.js";
 import { spendReturn } from "./return-spend.js";
 
@@ -7,13 +6,13 @@ import { spendReturn } from "./return-spend.js";
 // what was spent or the release of the whole hold, and with it, when the hold was not all captured, the rest given
 // back to the spend counters it was counted in (core/db/statements/return-spend.ts) — one statement, one round trip
 // of the ending's. The ledger's unique index on a task's settlement makes a second one a no-op: false then, and
-// nothing written, the counters included.
-export async function recordSettlement(tx: Tx, tenantId: string, taskId: string, held: bigint, captured: bigint): Promise<boolean> {
+// nothing written, the counters included. `note` is the row's, as the caller words it.
+export async function recordSettlement(tx: Tx, tenantId: string, taskId: string, held: bigint, captured: bigint, note: string | null): Promise<boolean> {
   const kind = captured === 0n ? "release" : "capture";
   const settlement = sql`
     insert into credit_ledger (tenant_id, task_id, kind, amount, note)
     values (${tenantId}, ${taskId}, ${kind}, ${captured === 0n ? held : captured},
-            ${captured === 0n || captured === held ? null : `returned ${formatCredits(held - captured)} of the hold`})
+            ${note})
     on conflict do nothing
     returning id`;
   const inserted = await tx.execute(
