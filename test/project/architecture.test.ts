@@ -101,6 +101,21 @@ describe("import graph", () => {
     expect(importers).toEqual([]);
   });
 
+  // core/db is the ground floor: the domain folders run its statements, so it imports none of them, only its own
+  // files and core's leaf modules (files that import nothing of core, such as core/vendor-families.ts). A value a
+  // statement needs from a domain module is handed in by the caller, so the layers never import each other.
+  it("core/db imports only core/db and core's leaf modules", () => {
+    const isLeaf = (target: string) => importsOf(path.join(ROOT, target)).every((specifier) => !specifier.startsWith("."));
+    const upward: string[] = [];
+    for (const file of sources(path.join(ROOT, "core/db"))) {
+      for (const specifier of importsOf(file).filter((s) => s.startsWith("."))) {
+        const target = resolved(file, specifier).replace(/\.js$/, ".ts");
+        if (!target.startsWith("core/db/") && !isLeaf(target)) upward.push(`${path.relative(ROOT, file)} → ${target}`);
+      }
+    }
+    expect(upward).toEqual([]);
+  });
+
   // Callbacks read tasks; a task's end reaches the callbacks only as a finish participant the runtime gives it
   // (core/tasks/finish-batch.ts), and signing keys are a folder of their own that both use.
   it("core/tasks imports nothing from core/callbacks, and core/signing-keys neither", () => {
