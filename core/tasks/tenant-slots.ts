@@ -18,7 +18,7 @@ import type { StartPolicy } from "../db/statements/start-tasks.js";
 // How long a slot stays taken when its job never gives it back (its worker died and the job was never run again,
 // or the job failed for good): the sweep (core/tasks/sweep.ts) frees it then. Longer than any execution or delivery
 // takes (media resolution is bounded by MEDIA_FETCH_TIMEOUT_MS per input, a delivery by CALLBACK_TIMEOUT_MS).
-export const SLOT_LEASE_MS = 15 * 60 * 1000;
+const SLOT_LEASE_MS = 15 * 60 * 1000;
 
 // The changes that give a task's slot back, made by the same statement that ends the job's work on it.
 export const SLOT_RELEASED = { tenantSlot: null, tenantSlotUntil: null } as const;
@@ -36,7 +36,7 @@ export function deferralDelayMs(deferrals: number, random: () => number = Math.r
 // then 500 ms, then every second (±20 %): a limit's room is taken within about a second of a running task ending,
 // and a thousand tasks behind one limit cost the workers a start statement row each a second. Behind new jobs,
 // which take the turns of work that may start now.
-export const PARKED_PRIORITY = 1;
+const PARKED_PRIORITY = 1;
 
 export function parkedDelayMs(parkings: number, random: () => number = Math.random): number {
   return doublingDelayMs(parkings, 250, 1000, random);
