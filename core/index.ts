@@ -1,5 +1,5 @@
 // The one door through which servers and the worker reach the core.
-export { loadConfig, ConfigError, providerEnvNames, VENDOR_FAMILIES, type Config, type VendorFamily } from "./config.js";
+export { loadConfig, ConfigError, providerEnvNames, MAX_REQUESTS_PER_WINDOW, VENDOR_FAMILIES, type Config, type SigningKey, type VendorFamily } from "./config.js";
 export { checkVendor, describeCheck } from "./providers/vendor-checks.js";
 export { createCore, type Core, type CoreOverrides } from "./runtime.js";
 export { limitHeapGrowth } from "./heap-growth.js";
@@ -52,7 +52,7 @@ export { SCOPE_TABLE, SCOPES, isScope, scopeFor, missingScopes, type Scope } fro
 export { InsufficientScopeError } from "./oauth/insufficient-scope.js";
 export { authenticateBearer, type Grant } from "./oauth/bearer.js";
 export { createAccessTokenVerifier, type AccessTokenVerifier } from "./oauth/access-token.js";
-export { generateSigningKey, publicJwks, mintDevAccessToken, type SigningKey } from "./oauth/signing-key.js";
+export { generateSigningKey, publicJwks, mintDevAccessToken } from "./oauth/signing-key.js";
 export {
   mcpResourceUrl,
   protectedResourceMetadata,
@@ -86,7 +86,7 @@ export { newWorkerId, startWorkerHeartbeat, type WorkerHeartbeat } from "./ops/w
 export { closingIdleConnections, handleTermination, workerDrainMs } from "./ops/graceful-shutdown.js";
 export { withinTime } from "./ops/time-limit.js";
 export { enforceRateLimit } from "./rate-limits/limiter.js";
-export { isValidBudget, MAX_REQUESTS_PER_WINDOW, type RateLimitSubject } from "./rate-limits/decision.js";
+export { isValidBudget, type RateLimitSubject } from "./rate-limits/decision.js";
 export { readTenantRateLimits, setTenantRateLimits, type TenantRateLimits } from "./rate-limits/tenant-limits.js";
 export { startLostWorkerRecovery } from "./jobs/lost-workers.js";
 export { isUnstorableText, refuseUnstorableText, UNSTORABLE_REASON } from "./contracts/storable-text.js";
