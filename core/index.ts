@@ -42,7 +42,7 @@ export { getVoice } from "./voices/get.js";
 export { deleteVoice } from "./voices/delete.js";
 export { findVoiceForTenant } from "./voices/lookup.js";
 export { StockVoiceSamples } from "./voices/stock-sample.js";
-export * as catalog from "./catalog/cards.js";
+export * as catalog from "./published-catalog/cards.js";
 export { buildOpenApiDocument } from "./openapi/document.js";
 export { renderReferencePage } from "./openapi/reference-page.js";
 export { DOCUMENTED_ROUTES } from "./openapi/routes.js";
