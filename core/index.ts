@@ -80,7 +80,7 @@ export { createSigningKey, getSigningKey, listSigningKeysPage, retireSigningKey 
 export { rotateSigningKey } from "./signing-keys/rotate.js";
 export { createLogger, silentLogger, type Logger } from "./observability/logger.js";
 export { createHttpMetrics, PROBE_PATHS, UNMATCHED_ROUTE, type HttpMetrics } from "./observability/http-metrics.js";
-export { taskLogContext } from "./observability/task-events.js";
+export { taskLogContext } from "./tasks/task-events.js";
 export { checkReadiness, type CheckResult } from "./ops/readiness.js";
 export { newWorkerId, startWorkerHeartbeat, type WorkerHeartbeat } from "./ops/worker-heartbeat.js";
 export { closingIdleConnections, handleTermination, workerDrainMs } from "./ops/graceful-shutdown.js";

@@ -10,7 +10,7 @@ import { measuredUsage, outputOf, storeOutput, type OutputStoreRuntime } from ".
 import type { TaskRow } from "./repository.js";
 import { transitionTask } from "../db/statements/transition-task.js";
 import { SLOT_RELEASED } from "./tenant-slots.js";
-import { taskLogFields } from "../observability/task-events.js";
+import { taskLogFields } from "./task-events.js";
 
 const MAX_TRANSIENT_ATTEMPTS = 6;
 
