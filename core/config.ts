@@ -1,17 +1,42 @@
 import { isIP } from "node:net";
 import { z } from "zod";
-import type { S3Settings } from "./artifacts/s3-store.js";
 import { mergeVendorIds, vendorIdProblems, type VendorIds } from "./catalog/vendor-ids.js";
 import { configuredRetirements, modelRetirementsJson } from "./retirements/configured.js";
 import type { Retirement } from "./retirements/retirement.js";
-import { signingKeySchema, type SigningKey } from "./oauth/signing-key.js";
-import { MAX_REQUESTS_PER_WINDOW } from "./rate-limits/decision.js";
 import { VENDOR_FAMILIES, type VendorFamily } from "./vendor-families.js";
 
 export { VENDOR_FAMILIES, type VendorFamily } from "./vendor-families.js";
 
 // Every setting the processes read, validated once at start. An invalid value stops the process with a message
 // naming the variable, rather than failing later in a request.
+
+// The service's own issuer (its identifier is the MCP public URL) signs with one ES256 key kept as a private JWK
+// (OAUTH_SIGNING_KEY): `svc token`'s development access tokens, and whatever the built-in authorization server
+// signs. The MCP server publishes its public half. ES256 because every JOSE library and WebCrypto runtime verifies it.
+export const signingKeySchema = z
+  .object({
+    kty: z.literal("EC"),
+    crv: z.literal("P-256"),
+    x: z.string().min(1),
+    y: z.string().min(1),
+    d: z.string().min(1),
+    kid: z.string().min(1),
+    alg: z.literal("ES256"),
+  })
+  .loose();
+
+export type SigningKey = z.infer<typeof signingKeySchema>;
+
+// A rate-limit budget is a number of requests per window; it is stored as a Postgres integer.
+export const MAX_REQUESTS_PER_WINDOW = 2_147_483_647;
+
+export interface S3Settings {
+  endpoint: string;
+  region: string;
+  bucket: string;
+  accessKeyId: string;
+  secretAccessKey: string;
+}
 
 const port = z.coerce.number().int().min(0).max(65535);
 const optionalUrl = z.url().optional();

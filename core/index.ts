@@ -1,5 +1,5 @@
 // The one door through which servers and the worker reach the core.
-export { loadConfig, ConfigError, providerEnvNames, VENDOR_FAMILIES, type Config, type VendorFamily } from "./config.js";
+export { loadConfig, ConfigError, providerEnvNames, MAX_REQUESTS_PER_WINDOW, VENDOR_FAMILIES, type Config, type SigningKey, type VendorFamily } from "./config.js";
 export { checkVendor, describeCheck } from "./providers/vendor-checks.js";
 export { createCore, type Core, type CoreOverrides } from "./runtime.js";
 export { limitHeapGrowth } from "./heap-growth.js";
@@ -35,7 +35,8 @@ export { creditBalanceView } from "./credits/view.js";
 export { setSpendLimit, tenantSpendLimits } from "./credits/spend-limits.js";
 export { SPEND_PERIODS, type SpendPeriod, type SpendScope } from "./db/spend-states.js";
 export { formatCredits, parseCredits } from "./credits/money.js";
-export { openSignedArtifact, listTaskAssets } from "./artifacts/read.js";
+export { openSignedArtifact } from "./artifacts/read.js";
+export { listTaskAssets } from "./tasks/task-assets.js";
 export { readTenantArtifact, type TenantArtifact } from "./artifacts/tenant-read.js";
 export { imageThumbnail } from "./media/thumbnail.js";
 export { listVoicesPage } from "./voices/list.js";
@@ -43,7 +44,7 @@ export { getVoice } from "./voices/get.js";
 export { deleteVoice } from "./voices/delete.js";
 export { findVoiceForTenant } from "./voices/lookup.js";
 export { StockVoiceSamples } from "./voices/stock-sample.js";
-export * as catalog from "./catalog/cards.js";
+export * as catalog from "./published-catalog/cards.js";
 export { buildOpenApiDocument } from "./openapi/document.js";
 export { renderReferencePage } from "./openapi/reference-page.js";
 export { DOCUMENTED_ROUTES } from "./openapi/routes.js";
@@ -53,7 +54,7 @@ export { SCOPE_TABLE, SCOPES, isScope, scopeFor, missingScopes, type Scope } fro
 export { InsufficientScopeError } from "./oauth/insufficient-scope.js";
 export { authenticateBearer, type Grant } from "./oauth/bearer.js";
 export { createAccessTokenVerifier, type AccessTokenVerifier } from "./oauth/access-token.js";
-export { generateSigningKey, publicJwks, mintDevAccessToken, type SigningKey } from "./oauth/signing-key.js";
+export { generateSigningKey, publicJwks, mintDevAccessToken } from "./oauth/signing-key.js";
 export {
   mcpResourceUrl,
   protectedResourceMetadata,
@@ -81,13 +82,13 @@ export { createSigningKey, getSigningKey, listSigningKeysPage, retireSigningKey 
 export { rotateSigningKey } from "./signing-keys/rotate.js";
 export { createLogger, silentLogger, type Logger } from "./observability/logger.js";
 export { createHttpMetrics, PROBE_PATHS, UNMATCHED_ROUTE, type HttpMetrics } from "./observability/http-metrics.js";
-export { taskLogContext } from "./observability/task-events.js";
+export { taskLogContext } from "./tasks/task-events.js";
 export { checkReadiness, type CheckResult } from "./ops/readiness.js";
 export { newWorkerId, startWorkerHeartbeat, type WorkerHeartbeat } from "./ops/worker-heartbeat.js";
 export { closingIdleConnections, handleTermination, workerDrainMs } from "./ops/graceful-shutdown.js";
 export { withinTime } from "./ops/time-limit.js";
 export { enforceRateLimit } from "./rate-limits/limiter.js";
-export { isValidBudget, MAX_REQUESTS_PER_WINDOW, type RateLimitSubject } from "./rate-limits/decision.js";
+export { isValidBudget, type RateLimitSubject } from "./rate-limits/decision.js";
 export { readTenantRateLimits, setTenantRateLimits, type TenantRateLimits } from "./rate-limits/tenant-limits.js";
 export { startLostWorkerRecovery } from "./jobs/lost-workers.js";
 export { isUnstorableText, refuseUnstorableText, UNSTORABLE_REASON } from "./contracts/storable-text.js";

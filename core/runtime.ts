@@ -6,7 +6,7 @@ import type { Clock } from "./clock.js";
 import type { Config, VendorFamily } from "./config.js";
 import { connectDatabase, type Database, type Db, type ReadSql } from "./db/client.js";
 import { defaultIds, type IdGenerator } from "./ids.js";
-import { registerDatabaseGauges } from "./observability/database-gauges.js";
+import { registerDatabaseGauges } from "./ops/database-gauges.js";
 import { silentLogger, type Logger } from "./observability/logger.js";
 import { createServiceMetrics, type ServiceMetrics } from "./observability/service-metrics.js";
 import { ProviderRegistry } from "./providers/registry.js";

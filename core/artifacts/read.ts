@@ -1,10 +1,9 @@
 import type { Readable } from "node:stream";
-import { and, asc, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { Clock } from "../clock.js";
-import type { Db, ReadSql } from "../db/client.js";
+import type { Db } from "../db/client.js";
 import { artifacts } from "../db/schema/index.js";
 import { ServiceError } from "../errors/index.js";
-import { readTaskForTenant } from "../tasks/task-reads.js";
 import { answerArtifact, type ConditionalHeaders } from "./http-response.js";
 import { artifactExpired } from "./retention.js";
 import type { ArtifactUrlSigner } from "./signed-url.js";
@@ -13,7 +12,6 @@ import type { ArtifactStore } from "./store.js";
 // The parts of the runtime that reading artifacts uses.
 export interface ArtifactReadRuntime {
   db: Db;
-  reads: ReadSql;
   clock: Clock;
   signer: ArtifactUrlSigner;
   artifacts: ArtifactStore;
@@ -46,33 +44,4 @@ export async function openSignedArtifact(
   const opened = await core.artifacts.open(row.storageKey, answer.body.range);
   if (!opened) throw new ServiceError("artifact_not_found", `No artifact ${artifactId}.`);
   return { status: answer.status, headers: answer.headers, stream: opened.stream };
-}
-
-// GET /v1/tasks/{id}/assets: the task's stored artifacts with fresh signed URLs.
-export async function listTaskAssets(core: Pick<ArtifactReadRuntime, "db" | "reads" | "clock" | "signer">, tenantId: string, taskId: string) {
-  const task = await readTaskForTenant(core.reads, tenantId, taskId);
-  if (!task) throw new ServiceError("task_not_found", `No task ${taskId}.`, { details: { task_id: taskId } });
-  const rows = await core.db
-    .select()
-    .from(artifacts)
-    .where(and(eq(artifacts.taskId, taskId), eq(artifacts.tenantId, tenantId)))
-    .orderBy(asc(artifacts.id));
-  const now = core.clock();
-  return {
-    object: "list" as const,
-    data: rows.map((a) => {
-      const signed = core.signer.sign(a.id, now);
-      return {
-        object: "artifact" as const,
-        artifact_id: a.id,
-        kind: a.kind,
-        content_type: a.contentType,
-        byte_size: a.byteSize,
-        sha256: a.sha256,
-        url: signed.url,
-        url_expires_at: signed.expiresAt.toISOString(),
-        created_at: a.createdAt.toISOString(),
-      };
-    }),
-  };
 }

@@ -1,15 +1,8 @@
 import { createHash, createHmac } from "node:crypto";
 import { createReadStream } from "node:fs";
 import { Readable } from "node:stream";
+import type { S3Settings } from "../config.js";
 import type { ArtifactStore, ByteRange, OpenedArtifact } from "./store.js";
-
-export interface S3Settings {
-  endpoint: string;
-  region: string;
-  bucket: string;
-  accessKeyId: string;
-  secretAccessKey: string;
-}
 
 const sha256 = (data: string | Buffer) => createHash("sha256").update(data).digest("hex");
 const hmac = (key: Buffer | string, data: string) => createHmac("sha256", key).update(data).digest();

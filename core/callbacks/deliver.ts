@@ -1,6 +1,6 @@
 import type { Config } from "../config.js";
 import type { Db, ReadSql } from "../db/client.js";
-import { recordCallbackAttempt, type TaskEventRecorder } from "../observability/task-events.js";
+import { taskLogFields, type TaskEventRecorder } from "../tasks/task-events.js";
 import { readTask } from "../tasks/task-reads.js";
 import { isTerminal } from "../db/task-state-machine.js";
 import type { TaskRow } from "../tasks/repository.js";
@@ -78,4 +78,12 @@ async function attemptDelivery(core: DeliveryRuntime, job: DeliveryJob, task: Ta
   if (saved) recordCallbackAttempt(core, task, recorded);
   // Another job recorded this attempt first (a duplicate): the slot this one held goes back on its own.
   else await releaseSlot(core.db, task.id);
+}
+
+// Each attempt is counted by its outcome, and logged with its task's fields (core/tasks/task-events.ts).
+function recordCallbackAttempt(core: TaskEventRecorder, task: TaskRow, state: CallbackState): void {
+  core.metrics.callbackDeliveries.inc({ outcome: state.status });
+  const fields = { ...taskLogFields(task), event_id: state.event_id, attempt: state.attempt_count, outcome: state.status };
+  if (state.status === "delivered") core.log.info(fields, "callback delivered");
+  else core.log.warn({ ...fields, last_error: state.last_error, next_attempt_at: state.next_attempt_at }, "callback attempt failed");
 }

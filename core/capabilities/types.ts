@@ -5,16 +5,10 @@ import type { Fragment } from "../db/one-statement.js";
 import type { AdmissionSql, Tx } from "../db/client.js";
 import type { FieldFailure } from "../errors/index.js";
 import type { CommonCreateInput } from "../contracts/common-create.js";
+import type { UsageLine } from "../credits/pricing.js";
 import type { MediaFacts } from "../media/slots.js";
 import type { KnownRequestInputs } from "../selection/select.js";
 import type { ModelLifecycle, Retirement } from "../retirements/retirement.js";
-
-export interface UsageLine {
-  meter: string;
-  quantity: bigint;
-  unit: string;
-  amountMicro: bigint;
-}
 
 // What a request will cost and why, computed before admission from the request alone.
 export interface Quote {

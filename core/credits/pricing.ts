@@ -1,4 +1,3 @@
-import type { UsageLine } from "../capabilities/types.js";
 import { ceilDiv } from "./money.js";
 
 // A catalog price: `microPerUnit` micro-credits for every `per` units of `meter`. Catalog cards show these
@@ -10,6 +9,14 @@ export interface Price {
   per: bigint;
   // Optional qualifier, e.g. a resolution tier the price applies to.
   when?: Record<string, string>;
+}
+
+// One line of a quote or a bill: a quantity of a meter at its price.
+export interface UsageLine {
+  meter: string;
+  quantity: bigint;
+  unit: string;
+  amountMicro: bigint;
 }
 
 export function priceLine(price: Price, quantity: bigint): UsageLine {

@@ -1,23 +1,9 @@
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK, SignJWT } from "jose";
-import { z } from "zod";
+import { signingKeySchema, type SigningKey } from "../config.js";
 import type { Scope } from "./scopes.js";
 
-// The service's own issuer (its identifier is the MCP public URL) signs with one ES256 key kept as a private JWK
-// (OAUTH_SIGNING_KEY): `svc token`'s development access tokens, and whatever the built-in authorization server
-// signs. The MCP server publishes its public half. ES256 because every JOSE library and WebCrypto runtime verifies it.
-export const signingKeySchema = z
-  .object({
-    kty: z.literal("EC"),
-    crv: z.literal("P-256"),
-    x: z.string().min(1),
-    y: z.string().min(1),
-    d: z.string().min(1),
-    kid: z.string().min(1),
-    alg: z.literal("ES256"),
-  })
-  .loose();
-
-export type SigningKey = z.infer<typeof signingKeySchema>;
+// The ES256 key the service's own issuer signs with (OAUTH_SIGNING_KEY; its shape is read with the settings,
+// core/config.ts): made here for development, published as a JWKS, and used to mint development access tokens.
 
 export async function generateSigningKey(): Promise<SigningKey> {
   const { privateKey } = await generateKeyPair("ES256", { extractable: true });

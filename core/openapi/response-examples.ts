@@ -4,7 +4,7 @@ import type { callbackSigningKeySchema } from "../callbacks/wire-schemas.js";
 import { capabilitySchemaHash } from "../capabilities/schema-hash.js";
 import { findCapability } from "../capabilities/table.js";
 import type { Capability } from "../capabilities/types.js";
-import { capabilityDetail, capabilityList, modelDetail, modelList } from "../catalog/cards.js";
+import { capabilityDetail, capabilityList, modelDetail, modelList } from "../published-catalog/cards.js";
 import type { documentedCallbackEventSchema } from "../operations/callback-schemas.js";
 import type {
   creditBalanceSchema,

@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import type { uploadAsset } from "../assets/upload.js";
 import type { Area } from "../auth/areas.js";
-import type { catalogState } from "../catalog/cards.js";
+import type { catalogState } from "../published-catalog/cards.js";
 import type { ErrorCode } from "../errors/catalogue.js";
 import type { createSigningKey } from "../signing-keys/keys.js";
 import type { cancelTaskRequest } from "../tasks/cancel-request.js";

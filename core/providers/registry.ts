@@ -1,6 +1,6 @@
 import type { Config } from "../config.js";
-import { observeAdapter } from "../observability/provider-metrics.js";
 import type { ServiceMetrics } from "../observability/service-metrics.js";
+import { observeAdapter } from "./provider-metrics.js";
 import { isVendorFamily, type VendorFamily } from "../vendor-families.js";
 import type { FamilyCheck } from "./family-check.js";
 import type { ProviderAdapter } from "./types.js";

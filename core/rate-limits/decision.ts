@@ -1,7 +1,5 @@
+import { MAX_REQUESTS_PER_WINDOW } from "../config.js";
 import { ServiceError } from "../errors/index.js";
-
-// A budget is a number of requests per window; it is stored as a Postgres integer.
-export const MAX_REQUESTS_PER_WINDOW = 2_147_483_647;
 
 export function isValidBudget(value: number): boolean {
   return Number.isInteger(value) && value > 0 && value <= MAX_REQUESTS_PER_WINDOW;

@@ -1,5 +1,5 @@
 import type { AudioInputLimits, ImageInputLimits, InputLimits, VideoInputLimits } from "../catalog/input-limits.js";
-import type { MediaKind } from "../media/slots.js";
+import type { ReferenceKind } from "../contracts/media-input.js";
 import type { CandidateFailure } from "./candidate-failure.js";
 
 // A model's published input limits (core/catalog/input-limits.ts) against the facts of a request's inputs: at
@@ -21,7 +21,7 @@ export interface InputFacts {
 export interface KnownInput {
   // JSON Pointer of the media field (a reference's `/references/0/media`).
   param: string;
-  kind: MediaKind;
+  kind: ReferenceKind;
   // A `media` of `references[]`, which takes the model's reference limits where it has them.
   reference: boolean;
   facts: InputFacts;

@@ -3,14 +3,15 @@ import type { Db } from "../db/client.js";
 import { enqueueJob, type JobName } from "../db/statements/add-job.js";
 import { ERROR_CATALOGUE, type ServiceError } from "../errors/index.js";
 import { MediaFetchFailure } from "../media/fetch-failure.js";
+import { storeOutput, type OutputStoreRuntime } from "../providers/output-storage.js";
 import { ProviderFailure, type ProviderOutcome } from "../providers/types.js";
 import type { NewArtifact } from "../db/statements/insert-artifacts.js";
 import { finishSucceeded, finishUnsuccessfully, type FinishRuntime } from "./finish.js";
-import { measuredUsage, outputOf, storeOutput, type OutputStoreRuntime } from "./outputs.js";
+import { measuredUsage, outputOf } from "./outputs.js";
 import type { TaskRow } from "./repository.js";
 import { transitionTask } from "../db/statements/transition-task.js";
 import { SLOT_RELEASED } from "./tenant-slots.js";
-import { taskLogFields } from "../observability/task-events.js";
+import { taskLogFields } from "./task-events.js";
 
 const MAX_TRANSIENT_ATTEMPTS = 6;
 

@@ -9,7 +9,7 @@ import { modelListHint } from "../selection/model-list-hint.js";
 import { peekIdempotencyKey, type KeyClaim } from "../idempotency/claim.js";
 import { checkMediaAtAdmission, type MediaAdmissionRuntime } from "../media/admission.js";
 import { requestFingerprint } from "../idempotency/fingerprint.js";
-import { recordAdmission, recordRefusal, type TaskEventRecorder } from "../observability/task-events.js";
+import { recordAdmission, recordRefusal, type TaskEventRecorder } from "./task-events.js";
 import type { IdGenerator } from "../ids.js";
 import type { Admission, AdmissionResult } from "./admission-batch.js";
 import { admittedTaskRow } from "./admitted-rows.js";

@@ -3,7 +3,7 @@ import type { Clock } from "../clock.js";
 import type { GroupCommit } from "../db/group-commit.js";
 import { tasks } from "../db/schema/index.js";
 import { insertArtifacts, type NewArtifact } from "../db/statements/insert-artifacts.js";
-import { recordFinish, type TaskEventRecorder } from "../observability/task-events.js";
+import { recordFinish, type TaskEventRecorder } from "./task-events.js";
 import { findCapability } from "../capabilities/table.js";
 import type { StoredError, StoredUsage } from "./envelope.js";
 import type { TaskEnding } from "./finish-batch.js";

@@ -1,82 +1,14 @@
-import { contentTypeOfFormat } from "../media/content-types.js";
-import { VENDOR_OUTPUT_CAPS } from "../media/limits.js";
-import { MediaProbeError, probeMediaFile, type MediaProbe } from "../media/probe.js";
-import { sniffMediaType } from "../media/sniff.js";
-import { spoolDirectory } from "../media/spool.js";
-import type { ArtifactStore } from "../artifacts/store.js";
-import type { Config } from "../config.js";
-import type { IdGenerator } from "../ids.js";
-import type { OutboundPolicy } from "../net/index.js";
 import { findCapability } from "../capabilities/table.js";
 import { findModel } from "../catalog/registry.js";
 import { findPrice, priceLine } from "../credits/pricing.js";
-import { downloadOutput } from "../providers/http.js";
-import { ProviderFailure, type ProviderOutput, type ProviderResult } from "../providers/types.js";
+import type { StoredMedia } from "../providers/output-storage.js";
+import type { ProviderResult } from "../providers/types.js";
 import type { StoredUsage } from "./envelope.js";
 import type { NewArtifact } from "../db/statements/insert-artifacts.js";
 import type { TaskRow } from "./repository.js";
 
-// Spelled as a mapped type, not the MediaProbe interface itself, so that it is a JSON record as the artifact row keeps it.
-type StoredMedia = { [K in keyof MediaProbe]: MediaProbe[K] } & { format: string; role: string | null };
-
-// The parts of the runtime storing an output uses.
-export interface OutputStoreRuntime {
-  ids: IdGenerator;
-  artifacts: ArtifactStore;
-  config: Pick<Config, "providers" | "outboundAllowLoopbackHttp">;
-}
-
-// A configured vendor's own address is trusted as configuration is (the emulator answers from loopback in
-// development); any other output URL is held to the outbound policy like a caller's.
-function outputPolicy(core: OutputStoreRuntime, url: string): OutboundPolicy {
-  const origin = URL.canParse(url) ? new URL(url).origin : null;
-  const fromVendor = Object.values(core.config.providers).some((endpoint) => URL.canParse(endpoint.baseUrl) && new URL(endpoint.baseUrl).origin === origin);
-  return { allowLoopbackHttp: core.config.outboundAllowLoopbackHttp || fromVendor };
-}
-
-// Downloads one vendor output (at most 3 attempts) to a local file, checks that it decodes, and streams it into
-// the artifact store under `keyPrefix` (a task's `<tenant>/<task>`): the worker never holds the whole output in memory.
-export async function storeOutput(core: OutputStoreRuntime, keyPrefix: string, output: ProviderOutput, signal: AbortSignal): Promise<NewArtifact> {
-  const directory = await spoolDirectory();
-  try {
-    const spooled = await downloadOutput(output.url, signal, {
-      file: directory.file("output"),
-      maxBytes: VENDOR_OUTPUT_CAPS[output.kind],
-      policy: outputPolicy(core, output.url),
-      ...(output.headers ? { headers: output.headers } : {}),
-    });
-    const format = output.format ?? "bin";
-    let probe: MediaProbe;
-    try {
-      const hint = format === "pcm" ? ({ format: "pcm", sampleRate: output.sampleRate ?? 32000 } as const) : undefined;
-      probe = await probeMediaFile(spooled.path, spooled.size, hint);
-    } catch (error) {
-      if (error instanceof MediaProbeError) {
-        throw new ProviderFailure("model_output_invalid", `the model's output is not decodable ${output.kind}: ${error.message}`, false);
-      }
-      throw error;
-    }
-    if ((output.kind === "image" || output.kind === "video") && !(probe.width && probe.height)) {
-      throw new ProviderFailure("model_output_invalid", `the model's ${output.kind} output has no picture (a truncated file?)`, false);
-    }
-    const id = core.ids.artifact();
-    const storageKey = `${keyPrefix}/${id}.${format}`;
-    await core.artifacts.putFile(storageKey, spooled.path, spooled);
-    const media: StoredMedia = { format, role: output.role ?? null, ...probe };
-    return {
-      id,
-      kind: output.kind,
-      // What the bytes are, as served; the vendor's word only where the bytes carry no signature (raw PCM).
-      contentType: sniffMediaType(spooled.head)?.contentType ?? contentTypeOfFormat(format),
-      byteSize: spooled.size,
-      sha256: spooled.sha256,
-      storageKey,
-      media,
-    };
-  } finally {
-    await directory.dispose();
-  }
-}
+// What a task's outputs, once stored (core/providers/output-storage.ts), make of its envelope: the usage measured
+// from their bytes and the output the capability shapes.
 
 function mediaOf(artifact: NewArtifact): StoredMedia {
   return artifact.media as StoredMedia;

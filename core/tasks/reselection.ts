@@ -7,7 +7,7 @@ import type { Db } from "../db/client.js";
 import { changeHold, holdSpendStates, lockAvailable } from "../db/statements/change-hold.js";
 import { transitionTask } from "../db/statements/transition-task.js";
 import { ServiceError } from "../errors/index.js";
-import { taskLogFields } from "../observability/task-events.js";
+import { taskLogFields } from "./task-events.js";
 import type { Logger } from "../observability/logger.js";
 import type { CandidateFailure } from "../selection/candidate-failure.js";
 import type { KnownInput } from "../selection/input-limits.js";

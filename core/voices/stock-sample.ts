@@ -7,9 +7,9 @@ import { SPEECH_MODELS, type SpeechModel } from "../catalog/speech-models.js";
 import { findPresetVoice, type PresetVoice } from "../catalog/voices.js";
 import type { Clock } from "../clock.js";
 import { ServiceError } from "../errors/index.js";
+import { storeOutput, type OutputStoreRuntime } from "../providers/output-storage.js";
 import type { ProviderRegistry } from "../providers/registry.js";
 import { ProviderFailure, type ProviderOutcome } from "../providers/types.js";
-import { storeOutput, type OutputStoreRuntime } from "../tasks/outputs.js";
 
 // A preset voice's stock sample: one short sentence spoken with it by the first live model of the voice's (the
 // catalog's order), made once by the service itself on the first request for it and kept in the artifact store

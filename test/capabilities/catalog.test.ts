@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CAPABILITIES } from "../../core/index.js";
-import { renderModelsDoc } from "../../core/catalog/models-doc.js";
+import { renderModelsDoc } from "../../core/published-catalog/models-doc.js";
 import { ALL_MODELS } from "../../core/catalog/registry.js";
 import { startHarness, type Harness } from "../support/harness.js";
 import { specModelLists, specTaskPaths } from "../support/spec-models.js";

@@ -5,11 +5,11 @@ import { commonCreateFields, type CommonCreateInput } from "../../contracts/comm
 import { mediaInput } from "../../contracts/media-input.js";
 import { bcp47Tag, primarySubtag, textOfLength } from "../../contracts/text.js";
 import { selectModel, type Requirement } from "../../selection/select.js";
-import { insertPendingVoices, settleClonedVoice } from "../../voices/clone-lifecycle.js";
 import { modelField } from "../model-field.js";
 import type { Quote } from "../types.js";
 import { preparedFrom } from "../prepared.js";
 import { defineCapability } from "../define.js";
+import { insertPendingVoices, settleClonedVoice } from "./voice-clone-lifecycle.js";
 
 const MODEL_IDS = VOICE_CLONE_MODELS.map((m) => m.id);
 

@@ -1,10 +1,9 @@
 import { hkdfSync } from "node:crypto";
 import type { Configuration, KoaContextWithOIDC, default as Provider } from "oidc-provider";
-import type { Config } from "../../config.js";
+import type { Config, SigningKey } from "../../config.js";
 import type { Db } from "../../db/client.js";
 import { localIssuer, mcpResourceUrl } from "../resource-metadata.js";
 import { SCOPES } from "../scopes.js";
-import type { SigningKey } from "../signing-key.js";
 import { findKeyAccount } from "./key-accounts.js";
 import { loopbackErrorRedirect } from "./loopback-error-redirect.js";
 import { fetchAllowingLoopback } from "./metadata-document-fetch.js";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { capabilityDetail, capabilityList, catalogState, modelDetail, modelList } from "../../catalog/cards.js";
+import { capabilityDetail, capabilityList, catalogState, modelDetail, modelList } from "../../published-catalog/cards.js";
 import { capabilityCardSchema, capabilityListSchema, modelCardSchema, modelListSchema } from "../response-schemas.js";
 import { defineOperation } from "../define.js";
 import { listModelsOperation } from "./mirrored.js";

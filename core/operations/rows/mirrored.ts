@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { assetUploadSchema, uploadAsset } from "../../assets/upload.js";
-import { catalogState, modelList } from "../../catalog/cards.js";
+import { catalogState, modelList } from "../../published-catalog/cards.js";
 import { creditBalanceView, creditsQuerySchema } from "../../credits/view.js";
 import { cancelTaskRequest, cancelTaskBodySchema } from "../../tasks/cancel-request.js";
 import { findTaskByIdempotencyKey, idempotencyLookupQuerySchema, isIdempotencyKeyLookup } from "../../tasks/idempotency-lookup.js";

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { listTaskAssets } from "../../artifacts/read.js";
 import { redeliverCallback } from "../../callbacks/redeliver.js";
+import { listTaskAssets } from "../../tasks/task-assets.js";
 import { taskAssetListSchema } from "../response-schemas.js";
 import { defineOperation } from "../define.js";
 import { task, taskId } from "./shared.js";

@@ -1,8 +1,8 @@
+import { clonedVoiceIdOf } from "../../capabilities/audio/voice-clone-lifecycle.js";
 import { VOICE_CLONE_MODELS } from "../../catalog/audio-models.js";
 import { DEFAULT_VENDOR_IDS, vendorModelId } from "../../catalog/vendor-ids.js";
 import type { ProviderEndpoint } from "../../config.js";
 import { primarySubtag } from "../../contracts/text.js";
-import { clonedVoiceIdOf } from "../../voices/clone-lifecycle.js";
 import { vendorFetch } from "../http.js";
 import type { ProviderRequestOf } from "../served-capabilities.js";
 import { ProviderFailure, type ProviderOutcome } from "../types.js";

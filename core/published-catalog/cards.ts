@@ -1,17 +1,18 @@
 import { z } from "zod";
 import { CAPABILITIES, findCapability } from "../capabilities/table.js";
 import type { Capability } from "../capabilities/types.js";
-import type { VendorFamily } from "../config.js";
+import type { ModelKind } from "../catalog/model-types.js";
+import { ALL_MODELS, findModel, type AnyCatalogModel } from "../catalog/registry.js";
 import { formatCredits } from "../credits/money.js";
 import type { Price } from "../credits/pricing.js";
 import { ServiceError } from "../errors/index.js";
-import type { ModelKind } from "./model-types.js";
-import { ALL_MODELS, findModel, type AnyCatalogModel } from "./registry.js";
 import { readLifecycle, type LifecycleRuntime } from "../retirements/lifecycle.js";
 import type { ModelLifecycle } from "../retirements/retirement.js";
+import type { VendorFamily } from "../vendor-families.js";
 
-// The read-only catalog: list and detail cards rendered from the same registry and table that validation,
-// selection and billing read, so a card never disagrees with a rejection or a charge.
+// The read-only catalog: list and detail cards rendered from the same registry (core/catalog/) and table
+// (core/capabilities/) that validation, selection and billing read, so a card never disagrees with a rejection or
+// a charge.
 
 // What the deployment says of a vendor family: whether it is configured (live), and whether its adapter can stop a
 // job it runs (so that a running task on it can be canceled); and of each model, its retirement (if any) as it

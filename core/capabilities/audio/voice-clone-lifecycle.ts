@@ -1,9 +1,9 @@
 import { and, eq } from "drizzle-orm";
-import { VOICE_CLONE_MODELS } from "../catalog/audio-models.js";
-import type { AdmittedTask, EndedTask } from "../capabilities/types.js";
-import type { AdmissionSql, Tx } from "../db/client.js";
-import type { Fragment } from "../db/one-statement.js";
-import { voices } from "../db/schema/index.js";
+import { VOICE_CLONE_MODELS } from "../../catalog/audio-models.js";
+import type { AdmissionSql, Tx } from "../../db/client.js";
+import type { Fragment } from "../../db/one-statement.js";
+import { voices } from "../../db/schema/index.js";
+import type { AdmittedTask, EndedTask } from "../types.js";
 
 // The voice a voice_clone task makes. It exists from admission as `pending` (GET /v1/voices shows it beside the
 // task), becomes `active` in the transaction that ends the task succeeded, and `deleted` in the one that ends

@@ -1,5 +1,5 @@
-import { ProviderFailure, type ProviderAdapter } from "../providers/types.js";
-import type { ServiceMetrics } from "./service-metrics.js";
+import type { ServiceMetrics } from "../observability/service-metrics.js";
+import { ProviderFailure, type ProviderAdapter } from "./types.js";
 
 type Operation = "submit" | "poll" | "cancel";
 

@@ -1,8 +1,8 @@
 import { sql } from "drizzle-orm";
 import { Gauge, type Registry } from "prom-client";
 import type { Db } from "../db/client.js";
-import { readWorkerPresence } from "../ops/worker-heartbeat.js";
 import { listRunningLimits, type RunningLimitView } from "../tasks/running-limits.js";
+import { readWorkerPresence } from "./worker-heartbeat.js";
 
 // Gauges read from Postgres when Prometheus scrapes, so they are the same on every process that serves them
 // (aggregate with max(), not sum()). One snapshot feeds all of them; a scrape costs five small queries.

@@ -1,13 +1,13 @@
-import type { CallbackState } from "../callbacks/state.js";
 import type { Config } from "../config.js";
 import type { Db } from "../db/client.js";
-import { findTaskIdentity, type TaskRow } from "../tasks/repository.js";
-import { redactForLog } from "./log-redaction.js";
-import type { Logger } from "./logger.js";
-import type { ServiceMetrics } from "./service-metrics.js";
+import { redactForLog } from "../observability/log-redaction.js";
+import type { Logger } from "../observability/logger.js";
+import type { ServiceMetrics } from "../observability/service-metrics.js";
+import { findTaskIdentity, type TaskRow } from "./repository.js";
 
-// The moments of a task's life an operator counts and reads about: admitted, finished, each callback attempt.
-// Each log line names the task, its tenant and the request that admitted it (the id a client quotes to support).
+// The moments of a task's life an operator counts and reads about: admitted, finished (and each callback attempt,
+// core/callbacks/deliver.ts). Each log line names the task, its tenant and the request that admitted it (the id a
+// client quotes to support).
 
 // The parts of the runtime these moments are counted and written with.
 export interface TaskEventRecorder {
@@ -56,11 +56,4 @@ export function recordFinish(core: TaskEventRecorder, task: TaskRow): void {
   const fields = { ...taskLogFields(task), capability: task.capability, model: task.resolvedModel, status: task.status, seconds };
   if (error) core.log.info({ ...fields, error_code: error.code, error_message: error.message }, "task finished");
   else core.log.info(fields, "task finished");
-}
-
-export function recordCallbackAttempt(core: TaskEventRecorder, task: TaskRow, state: CallbackState): void {
-  core.metrics.callbackDeliveries.inc({ outcome: state.status });
-  const fields = { ...taskLogFields(task), event_id: state.event_id, attempt: state.attempt_count, outcome: state.status };
-  if (state.status === "delivered") core.log.info(fields, "callback delivered");
-  else core.log.warn({ ...fields, last_error: state.last_error, next_attempt_at: state.next_attempt_at }, "callback attempt failed");
 }

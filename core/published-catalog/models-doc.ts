@@ -1,7 +1,7 @@
 import { formatCredits } from "../credits/money.js";
 import { CAPABILITIES } from "../capabilities/table.js";
-import type { InputLimits } from "./input-limits.js";
-import { ALL_MODELS } from "./registry.js";
+import type { InputLimits } from "../catalog/input-limits.js";
+import { ALL_MODELS } from "../catalog/registry.js";
 
 function constraintValue(value: unknown): string {
   if (Array.isArray(value)) return value.length === 0 ? "—" : value.join(", ");
