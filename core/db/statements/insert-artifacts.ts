@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { Tx } from "../client.js";
 
-// An output a worker stored for its task (core/tasks/outputs.ts), before the task's ending records it.
+// An output a worker stored for its task (core/providers/output-storage.ts), before the task's ending records it.
 export interface NewArtifact {
   id: string;
   kind: string;
