@@ -9,7 +9,7 @@ import type { Clock } from "../clock.js";
 import { ServiceError } from "../errors/index.js";
 import type { ProviderRegistry } from "../providers/registry.js";
 import { ProviderFailure, type ProviderOutcome } from "../providers/types.js";
-import { storeOutput, type OutputStoreRuntime } from "../tasks/outputs.js";
+import { storeOutputs, type OutputStoreRuntime } from "../tasks/outputs.js";
 
 // A preset voice's stock sample: one short sentence spoken with it by the first live model of the voice's (the
 // catalog's order), made once by the service itself on the first request for it and kept in the artifact store
@@ -115,7 +115,7 @@ export class StockVoiceSamples {
       }
       const output = outcome.status === "done" ? outcome.outputs.find((o) => o.kind === "audio") : undefined;
       if (!output) throw new ServiceError("model_request_failed", `${model.id} made no sample for ${voice.voiceId}.`);
-      const artifact = await storeOutput(this.core, `${STOCK_SAMPLE_PREFIX}/${voice.voiceId}`, output, signal);
+      const artifact = (await storeOutputs(this.core, `${STOCK_SAMPLE_PREFIX}/${voice.voiceId}`, [output], signal))[0]!;
       const facts: SampleFacts = {
         storageKey: artifact.storageKey,
         contentType: artifact.contentType,
