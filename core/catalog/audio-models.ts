@@ -1,4 +1,5 @@
-import { VENDOR_A_CLONE_SAMPLE, VENDOR_A_MUSIC_REFERENCE, VENDOR_G_REFERENCE } from "./published-input-limits.js";
+import { VENDOR_A_CLONE_SAMPLE, VENDOR_A_MUSIC_REFERENCE } from "./vendors/vendorA/input-limits.js";
+import { VENDOR_G_REFERENCE } from "./vendors/vendorG/input-limits.js";
 import type { CatalogModelBase } from "./model-types.js";
 
 // Music and voice-clone models. Every bound a request is checked against at admission lives here, so the

@@ -1,5 +1,7 @@
 import { NO_PUBLISHED_LIMITS } from "./input-limits.js";
-import { VENDOR_A_IMAGE, VENDOR_C_WAN27_IMAGE, VENDOR_E_IMAGEN_CAPABILITY } from "./published-input-limits.js";
+import { VENDOR_A_IMAGE } from "./vendors/vendorA/input-limits.js";
+import { VENDOR_C_WAN27_IMAGE } from "./vendors/vendorC/input-limits.js";
+import { VENDOR_E_IMAGEN_CAPABILITY } from "./vendors/vendorE/input-limits.js";
 import type { CatalogModelBase } from "./model-types.js";
 
 // What an image generation model can honour. Selection checks a request against these values and quotes them

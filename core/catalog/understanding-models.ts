@@ -1,5 +1,5 @@
 import { NO_PUBLISHED_LIMITS } from "./input-limits.js";
-import { vendorAUnderstanding } from "./published-input-limits.js";
+import { vendorAUnderstanding } from "./vendors/vendorA/input-limits.js";
 import type { CatalogModelBase } from "./model-types.js";
 
 export interface UnderstandingConstraints {

@@ -1,24 +1,24 @@
 import type { VendorFamily } from "../vendor-families.js";
 import { PRESET_VOICES } from "./voices.js";
-import type { FamilyIds, VendorIds } from "./vendor-ids/family-ids.js";
-import { VENDOR_A_IDS } from "./vendor-ids/vendorA.js";
-import { VENDOR_B_IDS } from "./vendor-ids/vendorB.js";
-import { VENDOR_C_IDS } from "./vendor-ids/vendorC.js";
-import { VENDOR_D_IDS } from "./vendor-ids/vendorD.js";
-import { VENDOR_E_IDS } from "./vendor-ids/vendorE.js";
-import { VENDOR_F_IDS } from "./vendor-ids/vendorF.js";
-import { VENDOR_G_IDS } from "./vendor-ids/vendorG.js";
+import type { FamilyIds, VendorIds } from "./vendors/family-ids.js";
+import { VENDOR_A_IDS } from "./vendors/vendorA/ids.js";
+import { VENDOR_B_IDS } from "./vendors/vendorB/ids.js";
+import { VENDOR_C_IDS } from "./vendors/vendorC/ids.js";
+import { VENDOR_D_IDS } from "./vendors/vendorD/ids.js";
+import { VENDOR_E_IDS } from "./vendors/vendorE/ids.js";
+import { VENDOR_F_IDS } from "./vendors/vendorF/ids.js";
+import { VENDOR_G_IDS } from "./vendors/vendorG/ids.js";
 
 // What our neutral ids are called at the real vendor. Our public model ids carry the family token and our
 // preset voices have ids of our own; a vendor knows neither. Each family's calls send the ids of this map
 // (docs/providers/<family>.md names the vendor reference the ids come from). A deployment may replace entries
 // with VENDOR_ID_MAP; the result is checked at start, so a live model without a vendor id stops the process.
 
-export type { VendorIds } from "./vendor-ids/family-ids.js";
+export type { VendorIds } from "./vendors/family-ids.js";
 
 export type VendorIdMap = Partial<Record<VendorFamily, VendorIds>>;
 
-// One file per family under vendor-ids/, each read from that vendor's reference.
+// One file per family, vendors/<family>/ids.ts, each read from that vendor's reference.
 const FAMILY_IDS = {
   vendorA: VENDOR_A_IDS,
   vendorB: VENDOR_B_IDS,

@@ -2,7 +2,10 @@ import type { ReferenceKind } from "../contracts/media-input.js";
 import type { VideoOutputFormat } from "../contracts/video-options.js";
 import type { Price } from "../credits/pricing.js";
 import { NO_PUBLISHED_LIMITS } from "./input-limits.js";
-import { VENDOR_A_H3, VENDOR_B_SEEDANCE, VENDOR_C_WAN27_EDIT, VENDOR_C_WAN27_I2V, VENDOR_C_WAN27_R2V, VENDOR_C_WAN27_T2V, VENDOR_D_VEO } from "./published-input-limits.js";
+import { VENDOR_A_H3 } from "./vendors/vendorA/input-limits.js";
+import { VENDOR_B_SEEDANCE } from "./vendors/vendorB/input-limits.js";
+import { VENDOR_C_WAN27_EDIT, VENDOR_C_WAN27_I2V, VENDOR_C_WAN27_R2V, VENDOR_C_WAN27_T2V } from "./vendors/vendorC/input-limits.js";
+import { VENDOR_D_VEO } from "./vendors/vendorD/input-limits.js";
 import type { CatalogModelBase } from "./model-types.js";
 
 // Video generation, edit and extend models. Every control a request can set is checked against these

@@ -5,9 +5,9 @@ import { textOfLength } from "./text.js";
 // the three image creation endpoints. What a model can honour is checked later, by selection.
 
 // SPEC.md gives the image prompt and negative prompt no bound; a model's published limit is its own (checked at
-// selection, core/catalog/published-input-limits.ts), and these are the service's, whatever the model: the video
-// prompt's 20000 and the video negative prompt's 2000 (docs/decisions.md). JSON Schema's maxLength counts code
-// points, as these do.
+// selection, core/catalog/vendors/<family>/input-limits.ts), and these are the service's, whatever the model: the
+// video prompt's 20000 and the video negative prompt's 2000 (docs/decisions.md). JSON Schema's maxLength counts
+// code points, as these do.
 export const IMAGE_PROMPT_MAX = 20_000;
 export const IMAGE_NEGATIVE_PROMPT_MAX = 2_000;
 

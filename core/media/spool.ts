@@ -80,6 +80,13 @@ export async function spoolBytes(bytes: Buffer, path: string): Promise<Spooled> 
   return writer.spooled();
 }
 
+// A file made in a spool directory by one piece of work and handed to another (an adapter's assembled output, to
+// the worker that stores it): whoever holds it removes it, with its directory, by `dispose`.
+export interface HandedFile {
+  path: string;
+  dispose(): Promise<void>;
+}
+
 // A private directory for one piece of work's files, removed with everything in it by `dispose`.
 export async function spoolDirectory(): Promise<{ file(name: string): string; dispose(): Promise<void> }> {
   const directory = await mkdtemp(join(tmpdir(), "svc-media-"));

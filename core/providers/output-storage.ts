@@ -1,8 +1,9 @@
+import { createReadStream } from "node:fs";
 import { contentTypeOfFormat } from "../media/content-types.js";
 import { VENDOR_OUTPUT_CAPS } from "../media/limits.js";
 import { MediaProbeError, probeMediaFile, type MediaProbe } from "../media/probe.js";
 import { sniffMediaType } from "../media/sniff.js";
-import { spoolDirectory } from "../media/spool.js";
+import { SpoolTooLarge, spoolDirectory, spoolStream, type HandedFile, type Spooled } from "../media/spool.js";
 import type { ArtifactStore } from "../artifacts/store.js";
 import type { Config } from "../config.js";
 import type { NewArtifact } from "../db/statements/insert-artifacts.js";
@@ -32,17 +33,43 @@ function outputPolicy(core: OutputStoreRuntime, url: string): OutboundPolicy {
   return { allowLoopbackHttp: core.config.outboundAllowLoopbackHttp || fromVendor };
 }
 
-// Downloads one vendor output (at most 3 attempts) to a local file, checks that it decodes, and streams it into
-// the artifact store under `keyPrefix` (a task's `<tenant>/<task>`): the worker never holds the whole output in memory.
-export async function storeOutput(core: OutputStoreRuntime, keyPrefix: string, output: ProviderOutput, signal: AbortSignal): Promise<NewArtifact> {
+// A file the adapter made (ProviderOutput.file), spooled as a download is: measured, hashed and held to the same cap.
+async function spoolHandedFile(file: HandedFile, path: string, maxBytes: number): Promise<Spooled> {
+  try {
+    return await spoolStream(createReadStream(file.path), path, maxBytes);
+  } catch (error) {
+    if (error instanceof SpoolTooLarge) throw new ProviderFailure("model_output_invalid", `the model's output is larger than ${maxBytes} bytes`, false);
+    throw error;
+  }
+}
+
+// Stores a finished job's outputs in order (storeOutput). The files adapters handed over are removed once all are
+// stored, or when one fails or the work is aborted.
+export async function storeOutputs(core: OutputStoreRuntime, keyPrefix: string, outputs: readonly ProviderOutput[], signal: AbortSignal): Promise<NewArtifact[]> {
+  try {
+    const stored: NewArtifact[] = [];
+    for (const output of outputs) stored.push(await storeOutput(core, keyPrefix, output, signal));
+    return stored;
+  } finally {
+    await Promise.all(outputs.map((output) => output.file?.dispose()));
+  }
+}
+
+// Downloads one vendor output (at most 3 attempts), or copies the file its adapter handed over, to a local file,
+// checks that it decodes, and streams it into the artifact store under `keyPrefix` (a task's `<tenant>/<task>`):
+// the worker never holds the whole output in memory.
+async function storeOutput(core: OutputStoreRuntime, keyPrefix: string, output: ProviderOutput, signal: AbortSignal): Promise<NewArtifact> {
   const directory = await spoolDirectory();
   try {
-    const spooled = await downloadOutput(output.url, signal, {
-      file: directory.file("output"),
-      maxBytes: VENDOR_OUTPUT_CAPS[output.kind],
-      policy: outputPolicy(core, output.url),
-      ...(output.headers ? { headers: output.headers } : {}),
-    });
+    const maxBytes = VENDOR_OUTPUT_CAPS[output.kind];
+    const spooled = output.file
+      ? await spoolHandedFile(output.file, directory.file("output"), maxBytes)
+      : await downloadOutput(output.url, signal, {
+          file: directory.file("output"),
+          maxBytes,
+          policy: outputPolicy(core, output.url),
+          ...(output.headers ? { headers: output.headers } : {}),
+        });
     const format = output.format ?? "bin";
     let probe: MediaProbe;
     try {

@@ -1,6 +1,7 @@
 import type { VendorFamily } from "../config.js";
 import type { UsageCounter } from "../capabilities/types.js";
 import type { ErrorCode } from "../errors/index.js";
+import type { HandedFile } from "../media/spool.js";
 
 // A task's request as the worker builds it from the task row; an adapter's handlers see it typed for their
 // capability (ProviderRequestOf, served-capabilities.ts).
@@ -11,18 +12,33 @@ export interface ProviderRequest {
   input: Record<string, unknown>;
 }
 
-export interface ProviderOutput {
-  url: string;
+interface OutputFacts {
   kind: "audio" | "image" | "video";
   // The format the vendor says it produced; the stored bytes are probed and are authoritative.
   format?: string;
   sampleRate?: number;
   // What the artifact is within the result when there are several kinds (e.g. `last_frame`, `clip`).
   role?: string;
+}
+
+// An output to download (or answered inline, as a data URI).
+interface OutputAtUrl extends OutputFacts {
+  url: string;
   // Headers the download needs, for a vendor whose output URLs take its key (they are not sent on past a
   // redirect to another origin).
   headers?: Record<string, string>;
+  file?: never;
 }
+
+// A local file the adapter made itself (joined speech): the worker owns it from here, stores it as it would a
+// download and removes it, stored or not.
+interface OutputInFile extends OutputFacts {
+  file: HandedFile;
+  url?: never;
+  headers?: never;
+}
+
+export type ProviderOutput = OutputAtUrl | OutputInFile;
 
 // A finished vendor job: media to download, and/or text or data answered inline, and the quantities the vendor
 // measured that the stored bytes cannot tell (tokens, input seconds).

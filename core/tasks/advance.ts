@@ -3,9 +3,8 @@ import type { Db } from "../db/client.js";
 import { enqueueJob, type JobName } from "../db/statements/add-job.js";
 import { ERROR_CATALOGUE, type ServiceError } from "../errors/index.js";
 import { MediaFetchFailure } from "../media/fetch-failure.js";
-import { storeOutput, type OutputStoreRuntime } from "../providers/output-storage.js";
+import { storeOutputs, type OutputStoreRuntime } from "../providers/output-storage.js";
 import { ProviderFailure, type ProviderOutcome } from "../providers/types.js";
-import type { NewArtifact } from "../db/statements/insert-artifacts.js";
 import { finishSucceeded, finishUnsuccessfully, type FinishRuntime } from "./finish.js";
 import { measuredUsage, outputOf } from "./outputs.js";
 import type { TaskRow } from "./repository.js";
@@ -65,8 +64,7 @@ export async function applyOutcome(core: OutcomeRuntime, task: TaskRow, outcome:
   if (outcome.outputs.length === 0 && outcome.text === undefined && outcome.data === undefined) {
     throw new ProviderFailure("model_request_failed", "vendor reported completion without any output", false);
   }
-  const stored: NewArtifact[] = [];
-  for (const output of outcome.outputs) stored.push(await storeOutput(core, `${task.tenantId}/${task.id}`, output, signal));
+  const stored = await storeOutputs(core, `${task.tenantId}/${task.id}`, outcome.outputs, signal);
   await finishSucceeded(core, task.id, {
     output: outputOf(task, stored, outcome),
     usage: measuredUsage(task, stored, outcome),

@@ -7,7 +7,7 @@ import { SPEECH_MODELS, type SpeechModel } from "../catalog/speech-models.js";
 import { findPresetVoice, type PresetVoice } from "../catalog/voices.js";
 import type { Clock } from "../clock.js";
 import { ServiceError } from "../errors/index.js";
-import { storeOutput, type OutputStoreRuntime } from "../providers/output-storage.js";
+import { storeOutputs, type OutputStoreRuntime } from "../providers/output-storage.js";
 import type { ProviderRegistry } from "../providers/registry.js";
 import { ProviderFailure, type ProviderOutcome } from "../providers/types.js";
 
@@ -115,7 +115,7 @@ export class StockVoiceSamples {
       }
       const output = outcome.status === "done" ? outcome.outputs.find((o) => o.kind === "audio") : undefined;
       if (!output) throw new ServiceError("model_request_failed", `${model.id} made no sample for ${voice.voiceId}.`);
-      const artifact = await storeOutput(this.core, `${STOCK_SAMPLE_PREFIX}/${voice.voiceId}`, output, signal);
+      const artifact = (await storeOutputs(this.core, `${STOCK_SAMPLE_PREFIX}/${voice.voiceId}`, [output], signal))[0]!;
       const facts: SampleFacts = {
         storageKey: artifact.storageKey,
         contentType: artifact.contentType,

@@ -7,9 +7,9 @@ import { inputLimitFailures, type InputFacts, type KnownInput } from "../../core
 import { downloadedInputsProblem, textProblem, type VendorInputBounds } from "../../emulator/media/input-limits.js";
 import { vendorInputBounds } from "../../emulator/vendors/input-limits.js";
 
-// The catalog's published input limits (core/catalog/published-input-limits.ts) and the emulator's own account of
-// each vendor (emulator/vendors/input-limits.ts) say the same thing, for every model and every limit: an input
-// just inside a limit is admitted by the service and taken by the emulated vendor; one just outside is refused by
+// The catalog's published input limits (core/catalog/vendors/<family>/input-limits.ts) and the emulator's own
+// account of each vendor (emulator/vendors/input-limits.ts) say the same thing, for every model and every limit: an
+// input just inside a limit is admitted by the service and taken by the emulated vendor; one just outside is refused by
 // the service (and by the vendor, unless the bound is the service's own, stricter than the vendor's). And no bound
 // of a vendor is missing from the catalog: whatever the catalog admits, the vendor takes (the property test).
 

@@ -12,7 +12,7 @@ import { startEmulator, type RunningEmulator } from "../../emulator/server.js";
 // default and a download URL with `output_format: "url"`, which the adapter asks for. Never `data.audio_url`.
 
 const MODEL = "vendorA-music-3.0";
-// What the vendor calls it (core/catalog/vendor-ids/vendorA.ts).
+// What the vendor calls it (core/catalog/vendors/vendorA/ids.ts).
 const VENDOR_MODEL = "music-3.0";
 const SETTING = { sample_rate: 44100, bitrate: 256000, format: "mp3" };
 

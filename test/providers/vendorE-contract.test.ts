@@ -164,7 +164,7 @@ describe("the adapter's requests fit the reference", () => {
     expect(sent.parameters.aspectRatio).toBe("9:16");
     expect(outcome).toMatchObject({ status: "done", outputs: [{ kind: "image", format: "png" }] });
     if (outcome.status !== "done") return;
-    expect(await probeMedia(Buffer.from(outcome.outputs[0]!.url.split(",")[1]!, "base64"))).toMatchObject({ width: 576, height: 1024 });
+    expect(await probeMedia(Buffer.from(outcome.outputs[0]!.url!.split(",")[1]!, "base64"))).toMatchObject({ width: 576, height: 1024 });
 
     const ownRatio = await emulatorPredict(CAPABILITY, { ...sent, parameters: { ...sent.parameters, aspectRatio: "1:2" } });
     expect(ownRatio.status).toBe(400);

@@ -61,7 +61,7 @@ export function vendorAAnswer<T extends { base_resp?: BaseResp }>(response: Vend
   return answer;
 }
 
-// The vendor's id for one of our models (core/catalog/vendor-ids/vendorA.ts). An endpoint built without loadConfig
+// The vendor's id for one of our models (core/catalog/vendors/vendorA/ids.ts). An endpoint built without loadConfig
 // (a test's own) carries no ids: the shipped defaults apply.
 export function vendorAModelId(endpoint: ProviderEndpoint, model: string): string {
   return vendorModelId(endpoint.ids ?? DEFAULT_VENDOR_IDS.vendorA, model);

@@ -1,9 +1,8 @@
-import { readFile } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import type { ProviderEndpoint } from "../../config.js";
-import { contentTypeOfFormat } from "../../media/content-types.js";
 import { MediaToolError, runFfmpeg } from "../../media/ffmpeg.js";
 import { VENDOR_OUTPUT_CAPS } from "../../media/limits.js";
-import { spoolDirectory } from "../../media/spool.js";
+import { spoolDirectory, type HandedFile } from "../../media/spool.js";
 import { downloadOutput } from "../http.js";
 import { ProviderFailure } from "../types.js";
 
@@ -58,14 +57,15 @@ function lastIndexMatching(window: string[], test: (c: string, next: string | un
   return -1;
 }
 
-// Downloads the vendor's WAV parts, joins them and encodes the result; the answer is a data URI the worker
-// stores like any other output (bounded by the audio output cap).
+// Downloads the vendor's WAV parts, joins them and encodes the result into a file of the work's spool directory,
+// bounded by the audio output cap. The file is handed to the worker, which stores it like any other output and
+// removes it; on any failure (or abort) here the directory is removed at once.
 export async function assembleSpeech(
   endpoint: ProviderEndpoint,
   partUrls: readonly string[],
   target: { format: string; sampleRate: number },
   signal: AbortSignal,
-): Promise<string> {
+): Promise<HandedFile> {
   const directory = await spoolDirectory();
   try {
     const vendor = URL.canParse(endpoint.baseUrl) ? new URL(endpoint.baseUrl) : null;
@@ -88,12 +88,12 @@ export async function assembleSpeech(
       if (error instanceof MediaToolError) throw new ProviderFailure("model_output_invalid", `the vendor's audio could not be encoded as ${target.format}: ${error.message}`, false);
       throw error;
     }
-    const bytes = await readFile(output);
-    if (bytes.length > VENDOR_OUTPUT_CAPS.audio) {
+    if ((await stat(output)).size > VENDOR_OUTPUT_CAPS.audio) {
       throw new ProviderFailure("model_output_invalid", `the joined speech is larger than ${VENDOR_OUTPUT_CAPS.audio} bytes`, false);
     }
-    return `data:${contentTypeOfFormat(target.format)};base64,${bytes.toString("base64")}`;
-  } finally {
+    return { path: output, dispose: directory.dispose };
+  } catch (error) {
     await directory.dispose();
+    throw error;
   }
 }

@@ -40,8 +40,8 @@ export async function synthesizeSpeech(
   const partSetting = { format: "wav", sampleRate: vendorRateFor(sampleRate) };
   const urls: string[] = [];
   for (const part of speechParts(input.input)) urls.push((await speakPart(endpoint, request, part, partSetting, signal)).url);
-  const dataUri = await assembleSpeech(endpoint, urls, { format: input.format, sampleRate }, signal);
-  return { status: "done", outputs: [{ url: dataUri, kind: "audio", format: input.format, sampleRate }] };
+  const file = await assembleSpeech(endpoint, urls, { format: input.format, sampleRate }, signal);
+  return { status: "done", outputs: [{ file, kind: "audio", format: input.format, sampleRate }] };
 }
 
 interface SpokenPart {

@@ -1,6 +1,6 @@
-import { ENHANCEMENT_MODELS } from "../understanding-models.js";
-import { VIDEO_MODELS } from "../video-models.js";
-import type { FamilyIds } from "./family-ids.js";
+import { ENHANCEMENT_MODELS } from "../../understanding-models.js";
+import { VIDEO_MODELS } from "../../video-models.js";
+import type { FamilyIds } from "../family-ids.js";
 
 // Read from BytePlus ModelArk's model list and video generation reference (docs/providers/vendorB.md): the
 // Seedance 2.x ids its content generation tasks take, and the Seed chat model the prompt enhancer calls.

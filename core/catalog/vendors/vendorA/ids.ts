@@ -1,4 +1,4 @@
-import type { FamilyIds } from "./family-ids.js";
+import type { FamilyIds } from "../family-ids.js";
 
 // Read from vendorA's references (docs/providers/vendorA.md, vendorA-image.md): T2A v2 and its system-voice
 // list, music_generation, image_generation, the OpenAI-compatible chat completions and Video Generation V2.

@@ -1,5 +1,5 @@
-import { IMAGE_MODELS } from "../image-models.js";
-import type { FamilyIds } from "./family-ids.js";
+import { IMAGE_MODELS } from "../../image-models.js";
+import type { FamilyIds } from "../family-ids.js";
 
 // Read from Imagen on Vertex AI's model list (docs/providers/vendorE.md): the flagship is Imagen 4 Ultra, the
 // previous generation Imagen 4, and the model tuned for editing Imagen 3's capability model, the one Imagen model

@@ -1,5 +1,5 @@
-import { VIDEO_MODELS } from "../video-models.js";
-import type { FamilyIds } from "./family-ids.js";
+import { VIDEO_MODELS } from "../../video-models.js";
+import type { FamilyIds } from "../family-ids.js";
 
 // Read from the Gemini API's Veo video guide (docs/providers/vendorD.md): one Veo model generates from text, a
 // first image or reference images, and continues a video, so every vendorD model is sent as the same id.

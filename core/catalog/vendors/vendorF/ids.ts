@@ -1,4 +1,4 @@
-import type { FamilyIds } from "./family-ids.js";
+import type { FamilyIds } from "../family-ids.js";
 
 // vendorF's protocol matches no published vendor API we could find (docs/providers/vendorF.md): there is no
 // vendor model list to read ids from, so no model is mapped and its calls send our own ids.

@@ -1,4 +1,4 @@
-import type { FamilyIds } from "./family-ids.js";
+import type { FamilyIds } from "../family-ids.js";
 
 // Read from Alibaba Cloud Model Studio's Wan 2.7 video and image references and the DashScope SDK
 // (docs/providers/vendorC.md, vendorC-image.md). vendorC3.0-video and -prime have no Wan model in those references:

@@ -1,5 +1,5 @@
-import { MUSIC_MODELS } from "../audio-models.js";
-import type { FamilyIds } from "./family-ids.js";
+import { MUSIC_MODELS } from "../../audio-models.js";
+import type { FamilyIds } from "../family-ids.js";
 
 // Read from vendorG's Generate Music reference, whose `model` enum is V4, V4_5, V4_5PLUS, V4_5ALL, V5 and V5_5
 // (docs/providers/vendorG.md). vendorG has no preset voices.
