@@ -21,6 +21,24 @@ function resolved(file: string, specifier: string): string {
   return path.relative(ROOT, path.resolve(path.dirname(file), specifier));
 }
 
+// Every loop of a graph of imports, as `a → b → a`.
+function loopsOf(graph: ReadonlyMap<string, readonly string[]>): string[] {
+  const loops: string[] = [];
+  const state = new Map<string, "open" | "done">();
+  const visit = (node: string, trail: string[]): void => {
+    if (state.get(node) === "done") return;
+    if (state.get(node) === "open") {
+      loops.push([...trail.slice(trail.indexOf(node)), node].join(" → "));
+      return;
+    }
+    state.set(node, "open");
+    for (const target of graph.get(node) ?? []) if (graph.has(target)) visit(target, [...trail, node]);
+    state.set(node, "done");
+  };
+  for (const node of graph.keys()) visit(node, []);
+  return loops;
+}
+
 // DESIGN.md's dependency direction, kept by a test rather than by memory.
 describe("import graph", () => {
   it("surfaces and the worker reach core only through core/index.ts", () => {
@@ -70,20 +88,25 @@ describe("import graph", () => {
         graph.set(path.relative(ROOT, file), targets);
       }
     }
-    const loops: string[] = [];
-    const state = new Map<string, "open" | "done">();
-    const visit = (file: string, trail: string[]): void => {
-      if (state.get(file) === "done") return;
-      if (state.get(file) === "open") {
-        loops.push([...trail.slice(trail.indexOf(file)), file].join(" → "));
-        return;
-      }
-      state.set(file, "open");
-      for (const target of graph.get(file) ?? []) if (graph.has(target)) visit(target, [...trail, file]);
-      state.set(file, "done");
-    };
-    for (const file of graph.keys()) visit(file, []);
-    expect(loops).toEqual([]);
+    expect(loopsOf(graph)).toEqual([]);
+  });
+
+  // Core's folders (and its top-level files) stand on floors: no two of them import each other, directly or round a
+  // longer loop, so each can be read from those below it (docs/decisions.md, "The layout of core").
+  it("core's folders import downward only: no loop between them", () => {
+    const folderOf = (file: string) => file.split("/")[1]!.replace(/\.[jt]s$/, "");
+    const graph = new Map<string, string[]>();
+    for (const file of sources(path.join(ROOT, "core"))) {
+      const from = folderOf(path.relative(ROOT, file));
+      const targets = importsOf(file)
+        .filter((s) => s.startsWith("."))
+        .map((s) => resolved(file, s))
+        .filter((target) => target.startsWith("core/"))
+        .map(folderOf)
+        .filter((to) => to !== from);
+      graph.set(from, [...new Set([...(graph.get(from) ?? []), ...targets])]);
+    }
+    expect(loopsOf(graph)).toEqual([]);
   });
 
   // core/runtime.ts assembles every part of the runtime (database, clock, ids, signer, stores, metrics…); a function
