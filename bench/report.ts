@@ -186,8 +186,9 @@ serving process' and the run database's Postgres backends' CPU time divided by t
 tasks first and counts from the first task's start to the last one's end, like the no-op reference
 (${int(SETTINGS.noopJobs)} jobs, the same worker concurrency of ${SETTINGS.workerConcurrency}). Admission → running is, for tasks created
 ${SETTINGS.latencySpacingMs} ms apart with an idle worker, the time from just before the request is sent (node:http, one
-kept-alive connection) to the task's \`running\` event (the start transaction's time); the no-op reference adds jobs
-as far apart and times each from just before its \`add_job\` to the job's start, then once more through a bare
+kept-alive connection) to the task's \`running\` event (the start transaction's time), after ${SETTINGS.latencyWarmup} tasks sent the same way
+and not timed (the worker's warm-up); the no-op reference adds jobs as far apart, drops its first ${SETTINGS.latencyWarmup} likewise and
+times each from just before its \`add_job\` to the job's start, then once more through a bare
 Fastify route that only runs that \`add_job\` (asked as the service is): what HTTP alone adds, before a service does
 anything of its own. Completion and admission → running run once with every task one tenant's and once with the
 tasks of ${SETTINGS.sharingTenants} tenants in turn; no setting changes how the service shares its worker between

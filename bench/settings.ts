@@ -17,6 +17,9 @@ export const SETTINGS = {
   // Tasks created one at a time, this far apart, for the admission-to-running latency (and no-op jobs likewise).
   latencySamples: 300,
   latencySpacingMs: 20,
+  // Sent first the same way and not timed, on both sides: a worker process started for the phase pays for its
+  // warm-up (compiling its code, opening its connections) on its first tasks, as the HTTP loads' first seconds are.
+  latencyWarmup: 20,
   // Long video tasks held pending at the emulator at once, and for how long after the last one was submitted.
   inFlightTasks: 10_000,
   inFlightHoldSeconds: 15,
