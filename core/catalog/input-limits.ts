@@ -55,7 +55,9 @@ export interface InputLimits {
 
 export const NO_PUBLISHED_LIMITS: InputLimits = {};
 
-// The units of the families' published limits (vendors/<family>/input-limits.ts): a vendor's "MB" is read as 10^6
-// bytes, the smaller reading, and MiB is taken where the vendor or the service says so.
+// Each family's published sets are in vendors/<family>/input-limits.ts, gathered with their sources in
+// docs/providers/input-limits.md, and named by the catalog's model entries; a bound the vendor does not publish is
+// left out of them. Their units: a vendor's "MB" is read as 10^6 bytes, the smaller reading, and MiB is taken where
+// the vendor or the service says so.
 export const MB = 1_000_000;
 export const MIB = 1024 * 1024;

@@ -1,6 +1,5 @@
-// The media type of a file by the format its vendor names it with, for bytes whose first bytes carry no signature
-// to sniff (raw PCM) or that are labelled before anyone sniffs them (a data URI an adapter builds). One table, so
-// an artifact and the speech an adapter assembles call the same format by the same type.
+// The media type of a stored output by the format its vendor names it with, for bytes whose first bytes carry no
+// signature to sniff (raw PCM).
 const CONTENT_TYPES: Readonly<Record<string, string>> = {
   mp3: "audio/mpeg",
   wav: "audio/wav",

@@ -1,5 +1,5 @@
 import { createHash, type Hash } from "node:crypto";
-import { createWriteStream, type WriteStream } from "node:fs";
+import { createReadStream, createWriteStream, type WriteStream } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -26,27 +26,47 @@ export class SpoolTooLarge extends Error {
   }
 }
 
-// A writable that spools into `path`; `spooled()` describes the file once the writable has finished.
-export class SpoolWriter extends Writable {
-  private readonly file: WriteStream;
+// What spooling learns of bytes as they pass: their size (held to `maxBytes`), their hash and their first bytes.
+class SpoolMeasure {
   private readonly hash: Hash = createHash("sha256");
   private size = 0;
   private head = Buffer.alloc(0);
 
+  constructor(private readonly maxBytes: number) {}
+
+  add(chunk: Buffer): void {
+    this.size += chunk.length;
+    if (this.size > this.maxBytes) throw new SpoolTooLarge(this.maxBytes);
+    this.hash.update(chunk);
+    if (this.head.length < HEAD_BYTES) this.head = Buffer.concat([this.head, chunk.subarray(0, HEAD_BYTES - this.head.length)]);
+  }
+
+  of(path: string): Spooled {
+    return { path, size: this.size, sha256: this.hash.digest("hex"), head: this.head };
+  }
+}
+
+// A writable that spools into `path`; `spooled()` describes the file once the writable has finished.
+export class SpoolWriter extends Writable {
+  private readonly file: WriteStream;
+  private readonly measure: SpoolMeasure;
+
   constructor(
     readonly path: string,
-    private readonly maxBytes = Number.MAX_SAFE_INTEGER,
+    maxBytes = Number.MAX_SAFE_INTEGER,
   ) {
     super();
+    this.measure = new SpoolMeasure(maxBytes);
     this.file = createWriteStream(path);
     this.file.on("error", (error) => this.destroy(error));
   }
 
   override _write(chunk: Buffer, _encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
-    this.size += chunk.length;
-    if (this.size > this.maxBytes) return callback(new SpoolTooLarge(this.maxBytes));
-    this.hash.update(chunk);
-    if (this.head.length < HEAD_BYTES) this.head = Buffer.concat([this.head, chunk.subarray(0, HEAD_BYTES - this.head.length)]);
+    try {
+      this.measure.add(chunk);
+    } catch (error) {
+      return callback(error as Error);
+    }
     if (this.file.write(chunk)) callback();
     else this.file.once("drain", () => callback());
   }
@@ -61,7 +81,7 @@ export class SpoolWriter extends Writable {
   }
 
   spooled(): Spooled {
-    return { path: this.path, size: this.size, sha256: this.hash.digest("hex"), head: this.head };
+    return this.measure.of(this.path);
   }
 }
 
@@ -78,6 +98,14 @@ export async function spoolBytes(bytes: Buffer, path: string): Promise<Spooled> 
     writer.end(bytes, resolve);
   });
   return writer.spooled();
+}
+
+// A file already on this machine (one an adapter made and handed over), described as spooling it would have been:
+// read once for its size, hash and first bytes, and left where it is rather than copied.
+export async function spooledFile(path: string, maxBytes = Number.MAX_SAFE_INTEGER): Promise<Spooled> {
+  const measure = new SpoolMeasure(maxBytes);
+  for await (const chunk of createReadStream(path)) measure.add(chunk as Buffer);
+  return measure.of(path);
 }
 
 // A file made in a spool directory by one piece of work and handed to another (an adapter's assembled output, to

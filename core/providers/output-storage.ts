@@ -1,9 +1,8 @@
-import { createReadStream } from "node:fs";
 import { contentTypeOfFormat } from "../media/content-types.js";
 import { VENDOR_OUTPUT_CAPS } from "../media/limits.js";
 import { MediaProbeError, probeMediaFile, type MediaProbe } from "../media/probe.js";
 import { sniffMediaType } from "../media/sniff.js";
-import { SpoolTooLarge, spoolDirectory, spoolStream, type HandedFile, type Spooled } from "../media/spool.js";
+import { SpoolTooLarge, spoolDirectory, spooledFile, type HandedFile, type Spooled } from "../media/spool.js";
 import type { ArtifactStore } from "../artifacts/store.js";
 import type { Config } from "../config.js";
 import type { NewArtifact } from "../db/statements/insert-artifacts.js";
@@ -33,10 +32,11 @@ function outputPolicy(core: OutputStoreRuntime, url: string): OutboundPolicy {
   return { allowLoopbackHttp: core.config.outboundAllowLoopbackHttp || fromVendor };
 }
 
-// A file the adapter made (ProviderOutput.file), spooled as a download is: measured, hashed and held to the same cap.
-async function spoolHandedFile(file: HandedFile, path: string, maxBytes: number): Promise<Spooled> {
+// A file the adapter made (ProviderOutput.file), measured and hashed where it lies and held to the same cap as a
+// download.
+async function spooledHandedFile(file: HandedFile, maxBytes: number): Promise<Spooled> {
   try {
-    return await spoolStream(createReadStream(file.path), path, maxBytes);
+    return await spooledFile(file.path, maxBytes);
   } catch (error) {
     if (error instanceof SpoolTooLarge) throw new ProviderFailure("model_output_invalid", `the model's output is larger than ${maxBytes} bytes`, false);
     throw error;
@@ -55,50 +55,54 @@ export async function storeOutputs(core: OutputStoreRuntime, keyPrefix: string, 
   }
 }
 
-// Downloads one vendor output (at most 3 attempts), or copies the file its adapter handed over, to a local file,
-// checks that it decodes, and streams it into the artifact store under `keyPrefix` (a task's `<tenant>/<task>`):
-// the worker never holds the whole output in memory.
+// One vendor output as an artifact: the file its adapter handed over, or a download (at most 3 attempts) into a
+// spool directory of its own. Either way the worker never holds the whole output in memory.
 async function storeOutput(core: OutputStoreRuntime, keyPrefix: string, output: ProviderOutput, signal: AbortSignal): Promise<NewArtifact> {
+  const maxBytes = VENDOR_OUTPUT_CAPS[output.kind];
+  if (output.file) return storeSpooled(core, keyPrefix, output, await spooledHandedFile(output.file, maxBytes));
   const directory = await spoolDirectory();
   try {
-    const maxBytes = VENDOR_OUTPUT_CAPS[output.kind];
-    const spooled = output.file
-      ? await spoolHandedFile(output.file, directory.file("output"), maxBytes)
-      : await downloadOutput(output.url, signal, {
-          file: directory.file("output"),
-          maxBytes,
-          policy: outputPolicy(core, output.url),
-          ...(output.headers ? { headers: output.headers } : {}),
-        });
-    const format = output.format ?? "bin";
-    let probe: MediaProbe;
-    try {
-      const hint = format === "pcm" ? ({ format: "pcm", sampleRate: output.sampleRate ?? 32000 } as const) : undefined;
-      probe = await probeMediaFile(spooled.path, spooled.size, hint);
-    } catch (error) {
-      if (error instanceof MediaProbeError) {
-        throw new ProviderFailure("model_output_invalid", `the model's output is not decodable ${output.kind}: ${error.message}`, false);
-      }
-      throw error;
-    }
-    if ((output.kind === "image" || output.kind === "video") && !(probe.width && probe.height)) {
-      throw new ProviderFailure("model_output_invalid", `the model's ${output.kind} output has no picture (a truncated file?)`, false);
-    }
-    const id = core.ids.artifact();
-    const storageKey = `${keyPrefix}/${id}.${format}`;
-    await core.artifacts.putFile(storageKey, spooled.path, spooled);
-    const media: StoredMedia = { format, role: output.role ?? null, ...probe };
-    return {
-      id,
-      kind: output.kind,
-      // What the bytes are, as served; the vendor's word only where the bytes carry no signature (raw PCM).
-      contentType: sniffMediaType(spooled.head)?.contentType ?? contentTypeOfFormat(format),
-      byteSize: spooled.size,
-      sha256: spooled.sha256,
-      storageKey,
-      media,
-    };
+    const spooled = await downloadOutput(output.url, signal, {
+      file: directory.file("output"),
+      maxBytes,
+      policy: outputPolicy(core, output.url),
+      ...(output.headers ? { headers: output.headers } : {}),
+    });
+    return await storeSpooled(core, keyPrefix, output, spooled);
   } finally {
     await directory.dispose();
   }
+}
+
+// A spooled output checked to decode and streamed into the artifact store under `keyPrefix` (a task's
+// `<tenant>/<task>`).
+async function storeSpooled(core: OutputStoreRuntime, keyPrefix: string, output: ProviderOutput, spooled: Spooled): Promise<NewArtifact> {
+  const format = output.format ?? "bin";
+  let probe: MediaProbe;
+  try {
+    const hint = format === "pcm" ? ({ format: "pcm", sampleRate: output.sampleRate ?? 32000 } as const) : undefined;
+    probe = await probeMediaFile(spooled.path, spooled.size, hint);
+  } catch (error) {
+    if (error instanceof MediaProbeError) {
+      throw new ProviderFailure("model_output_invalid", `the model's output is not decodable ${output.kind}: ${error.message}`, false);
+    }
+    throw error;
+  }
+  if ((output.kind === "image" || output.kind === "video") && !(probe.width && probe.height)) {
+    throw new ProviderFailure("model_output_invalid", `the model's ${output.kind} output has no picture (a truncated file?)`, false);
+  }
+  const id = core.ids.artifact();
+  const storageKey = `${keyPrefix}/${id}.${format}`;
+  await core.artifacts.putFile(storageKey, spooled.path, spooled);
+  const media: StoredMedia = { format, role: output.role ?? null, ...probe };
+  return {
+    id,
+    kind: output.kind,
+    // What the bytes are, as served; the vendor's word only where the bytes carry no signature (raw PCM).
+    contentType: sniffMediaType(spooled.head)?.contentType ?? contentTypeOfFormat(format),
+    byteSize: spooled.size,
+    sha256: spooled.sha256,
+    storageKey,
+    media,
+  };
 }

@@ -1,9 +1,5 @@
 import { MB, MIB, type AudioInputLimits, type ImageInputLimits, type InputLimits } from "../../input-limits.js";
 
-// What vendorA publishes as its models' input limits (docs/providers/input-limits.md gathers them with their
-// sources); the catalog's model entries name these sets. A bound it does not publish is left out: the service's
-// own caps (core/media/limits.ts) then apply alone.
-
 // MiniMax-H3 (Video Generation V2): every picture (frames and reference images) JPEG, PNG or WebP with sides of 256
 // to 5760 px and an aspect of 0.4 to 2.5; reference videos MP4 or MOV in H.264 or H.265 of 2 to 15 s at 23.976 to
 // 60 fps; the references of one kind 15 s together; the text at most 7000 characters.

@@ -1,9 +1,5 @@
 import { MB, type ImageInputLimits, type InputLimits } from "../../input-limits.js";
 
-// What vendorB publishes as its models' input limits (docs/providers/input-limits.md gathers them with their
-// sources); the catalog's model entries name these sets. A bound it does not publish is left out: the service's
-// own caps (core/media/limits.ts) then apply alone.
-
 // Seedance 2.x (docs/providers/input-limits.md: third-party pages quoting the vendor's reference): pictures JPEG,
 // PNG or WebP of 300 to 6000 px a side, aspect 0.4 to 2.5, under 30 MB; videos MP4 or MOV of at least 1.8 s, under
 // 50 MB; audio MP3 or WAV of at least 1.8 s, at most 15 MB; each kind 15 s together. Frames, driving audio and a

@@ -1,9 +1,5 @@
 import { MB, type AudioInputLimits, type ImageInputLimits, type InputLimits, type VideoInputLimits } from "../../input-limits.js";
 
-// What vendorC publishes as its models' input limits (docs/providers/input-limits.md gathers them with their
-// sources); the catalog's model entries name these sets. A bound it does not publish is left out: the service's
-// own caps (core/media/limits.ts) then apply alone.
-
 // Wan 2.7 (docs/providers/vendorC.md, vendorC-image.md; media bounds from the pages in input-limits.md): the prompt
 // at most 5000 characters and the negative prompt 500; pictures JPEG, PNG or WebP of 240 to 8000 px a side and 1:8
 // to 8:1 (20 MB for the video models); driving audio WAV or MP3 of 2 to 30 s, at most 15 MB; a video to extend or
