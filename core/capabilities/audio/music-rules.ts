@@ -4,7 +4,7 @@ import { findPrice, priceLine } from "../../credits/pricing.js";
 import { codePointLength, textOfLength } from "../../contracts/text.js";
 import { failure, type FieldFailure } from "../../errors/index.js";
 import { selectModel, type Requirement } from "../../selection/select.js";
-import type { PrepareContext, Prepared, Quote } from "../types.js";
+import type { OutputShape, PrepareContext, Prepared, Quote } from "../types.js";
 import { preparedFrom } from "../prepared.js";
 
 // What text-to-music and reference-audio-to-music share: the song controls, the `model_options` groups, the
@@ -49,6 +49,9 @@ const vendorAMusicOptions = z
 
 // The largest lyrics any music model takes; each model's own bound is checked in selection.
 const MAX_LYRICS_CHARACTERS = 5000;
+
+// SPEC.md: a music task's `type` is its capability and its tracks are `clips[]` (the same artifacts as `artifacts[]`).
+export const MUSIC_OUTPUT: OutputShape = { type: "capability_id", clips: true };
 
 export const musicSongFields = {
   lyrics: textOfLength(1, MAX_LYRICS_CHARACTERS)

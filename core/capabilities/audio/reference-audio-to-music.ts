@@ -3,7 +3,7 @@ import { commonCreateFields, type CommonCreateInput } from "../../contracts/comm
 import { mediaInput } from "../../contracts/media-input.js";
 import { textOfLength } from "../../contracts/text.js";
 import { ServiceError } from "../../errors/index.js";
-import { musicCrossFieldRules, musicSongFields, prepareMusic } from "./music-rules.js";
+import { MUSIC_OUTPUT, musicCrossFieldRules, musicSongFields, prepareMusic } from "./music-rules.js";
 import { defineCapability } from "../define.js";
 
 export const referenceAudioToMusicInputSchema = z
@@ -45,8 +45,7 @@ export const referenceAudioToMusicCapability = defineCapability({
     reference_audio: { type: "url", url: "https://example.com/reference.mp3" },
     prompt: "Acoustic folk arrangement with fingerpicked guitar",
   },
-  // SPEC.md: a music task's `type` is its capability and its tracks are `clips[]` (the same artifacts as `artifacts[]`).
-  output: { type: "capability_id", clips: true },
+  output: MUSIC_OUTPUT,
   billingMode: "prepaid",
   deadlineSeconds: 1200,
   async prepare(input, ctx) {

@@ -3,7 +3,7 @@ import { MUSIC_MODELS } from "../../catalog/audio-models.js";
 import { commonCreateFields, type CommonCreateInput } from "../../contracts/common-create.js";
 import { textOfLength } from "../../contracts/text.js";
 import { requiredModelField } from "../model-field.js";
-import { musicCrossFieldRules, musicSongFields, prepareMusic } from "./music-rules.js";
+import { MUSIC_OUTPUT, musicCrossFieldRules, musicSongFields, prepareMusic } from "./music-rules.js";
 import { defineCapability } from "../define.js";
 
 const MODEL_IDS = MUSIC_MODELS.filter((m) => m.capabilities.includes("text_to_music")).map((m) => m.id);
@@ -37,8 +37,7 @@ export const textToMusicCapability = defineCapability({
   crossFieldRules: musicCrossFieldRules,
   modelIds: MODEL_IDS,
   example: { model: "auto", prompt: "Upbeat synth-pop with a driving bassline and bright pads" },
-  // SPEC.md: a music task's `type` is its capability and its tracks are `clips[]` (the same artifacts as `artifacts[]`).
-  output: { type: "capability_id", clips: true },
+  output: MUSIC_OUTPUT,
   billingMode: "prepaid",
   deadlineSeconds: 1200,
   async prepare(input, ctx) {
