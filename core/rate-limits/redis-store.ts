@@ -4,18 +4,27 @@ import { RespConnection, RedisError, type RespValue } from "./resp-connection.js
 import { tenantBudgets } from "./tenant-limits.js";
 
 // Every bucket of an exchange in one EVAL: each is a key whose first hits of a window set it to expire when the
-// window ends (Redis' clock, shared by every server process); a key found without an expiry gets one.
+// window ends (Redis' clock, shared by every server process); a key found without an expiry gets one. A bucket
+// with no hits to add is only read: a key gone (its window ended) answers 0 hits and a window already over.
 const ADD_SCRIPT = `
 local window_ms = tonumber(ARGV[1])
 local answer = {}
 for i, key in ipairs(KEYS) do
   local added = tonumber(ARGV[i + 1])
-  local hits = redis.call('INCRBY', key, added)
-  if hits == added then redis.call('PEXPIRE', key, window_ms) end
-  local reset_ms = redis.call('PTTL', key)
-  if reset_ms < 0 then
-    redis.call('PEXPIRE', key, window_ms)
-    reset_ms = window_ms
+  local hits
+  local reset_ms
+  if added == 0 then
+    hits = tonumber(redis.call('GET', key) or '0')
+    reset_ms = redis.call('PTTL', key)
+    if reset_ms < 0 then reset_ms = 0 end
+  else
+    hits = redis.call('INCRBY', key, added)
+    if hits == added then redis.call('PEXPIRE', key, window_ms) end
+    reset_ms = redis.call('PTTL', key)
+    if reset_ms < 0 then
+      redis.call('PEXPIRE', key, window_ms)
+      reset_ms = window_ms
+    end
   end
   answer[2 * i - 1] = hits
   answer[2 * i] = reset_ms

@@ -9,6 +9,10 @@ import { bucketsOf, type RateLimitSubject, type WindowCount } from "./decision.j
 // - Any other request (a bucket not seen, or seen too long ago, or a window that has ended) waits for an exchange,
 //   which starts at the end of the current turn of the event loop with everything counted meanwhile, and is
 //   answered from the store's totals.
+// - A bucket hit within the last KEEP_FRESH_MS goes with every exchange even when it has nothing to send: the store
+//   answers its total without adding to it (nor opening a window), so a client that asks every few seconds (a poll,
+//   an agent's next step) is answered at once instead of waiting a round trip to the store each time. While such
+//   buckets exist the exchanges keep running every syncMs / 2; at most MAX_KEPT_FRESH buckets go with one.
 // The bounded overshoot: within one process counts are exact; what other processes allowed since this one's last
 // exchange is unseen, so across processes a budget can be exceeded by at most the requests the other processes
 // accept within syncMs. RATE_LIMIT_SYNC_MS=0 makes every request wait for an exchange (exact across processes, one
@@ -21,6 +25,9 @@ import { bucketsOf, type RateLimitSubject, type WindowCount } from "./decision.j
 //   processes' hits since the last exchange are unseen, as they are between exchanges.
 
 const MAX_BUCKETS = 100_000;
+// Long enough to cover the pace a host is told to poll at (at most 10 s, mcp-server/tasks-extension/service-tasks.ts).
+const KEEP_FRESH_MS = 15_000;
+const MAX_KEPT_FRESH = 1_000;
 
 interface BucketState {
   // The store's total at the last exchange, this process's hits sent until then included.
@@ -31,6 +38,9 @@ interface BucketState {
   // This process's clock.
   syncedAt: number;
   windowEndsAt: number;
+  // When this process last counted a hit in it (this process's clock), and whose bucket it is.
+  hitAt: number;
+  tenantId: string | null;
 }
 
 interface Waiting {
@@ -56,17 +66,25 @@ export function syncedCounter(
   let again = false;
   let timer: NodeJS.Timeout | null = null;
   let soon = false;
+  let closed = false;
 
   const stateOf = (bucket: string): BucketState => {
     let state = buckets.get(bucket);
     if (!state) {
-      state = { shared: 0, sending: 0, unsent: 0, syncedAt: 0, windowEndsAt: 0 };
+      state = { shared: 0, sending: 0, unsent: 0, syncedAt: 0, windowEndsAt: 0, hitAt: 0, tenantId: null };
       buckets.set(bucket, state);
     }
     return state;
   };
   const fresh = (state: BucketState | undefined, now: number) =>
     state !== undefined && now - state.syncedAt < syncMs && now < state.windowEndsAt;
+  // A bucket with nothing to send that a client may soon hit again, in a window that still runs: kept fresh.
+  const keptFresh = (state: BucketState, now: number) =>
+    syncMs > 0 && state.unsent === 0 && now - state.hitAt < KEEP_FRESH_MS && now < state.windowEndsAt && state.syncedAt > 0;
+  const noteHit = (state: BucketState, tenantId: string, now: number) => {
+    state.hitAt = now;
+    state.tenantId = tenantId;
+  };
 
   function schedule(delayMs: number): void {
     if (delayMs === 0) {
@@ -92,8 +110,14 @@ export function syncedCounter(
       return running;
     }
     const increments = new Map<string, number>();
+    const startedAt = Date.now();
+    let kept = 0;
     for (const [bucket, state] of buckets) {
-      if (state.unsent === 0) continue;
+      if (state.unsent === 0) {
+        if (kept >= MAX_KEPT_FRESH || !keptFresh(state, startedAt)) continue;
+        kept++;
+        if (state.tenantId !== null) tenantsCounted.add(state.tenantId);
+      }
       increments.set(bucket, state.unsent);
       state.sending = state.unsent;
       state.unsent = 0;
@@ -103,7 +127,6 @@ export function syncedCounter(
     waiting = [];
     const tenantIds = [...tenantsCounted];
     tenantsCounted = new Set();
-    const startedAt = Date.now();
     const fail = (error: unknown) => {
       // The buckets must meet the store again before they are counted here without waiting. Hits counted since
       // stay for the next exchange, whose waiting requests know their place among them; this exchange's join them.
@@ -160,8 +183,13 @@ export function syncedCounter(
       try {
         const now = Date.now();
         for (const [tenantId, budget] of answer.budgets) budgets.set(tenantId, budget);
-        for (const [bucket] of increments) {
+        for (const [bucket, added] of increments) {
           const state = stateOf(bucket);
+          // A bucket kept fresh that the store no longer holds has no window running: its next hit waits.
+          if (added === 0 && !answer.buckets.has(bucket)) {
+            state.syncedAt = 0;
+            continue;
+          }
           const count = countOf(bucket);
           state.shared = count.hits;
           state.sending = 0;
@@ -193,6 +221,9 @@ export function syncedCounter(
       if (again || waiting.length > 0) {
         again = false;
         schedule(0);
+      } else if (syncMs > 0 && !closed) {
+        // The buckets just exchanged are recent: the next exchange keeps them fresh, or finds nothing to do.
+        schedule(Math.max(1, Math.floor(syncMs / 2)));
       }
     }
   }
@@ -217,6 +248,8 @@ export function syncedCounter(
       if (budget && credential && tenant && fresh(credential, now) && fresh(tenant, now)) {
         credential.unsent++;
         tenant.unsent++;
+        noteHit(credential, subject.tenantId, now);
+        noteHit(tenant, subject.tenantId, now);
         schedule(Math.max(1, Math.floor(syncMs / 2)));
         const hit = (state: BucketState) => ({ hits: state.shared + state.sending + state.unsent, resetMs: state.windowEndsAt - now });
         return Promise.resolve({
@@ -229,6 +262,8 @@ export function syncedCounter(
         const tenantState = stateOf(names.tenant);
         credentialState.unsent++;
         tenantState.unsent++;
+        noteHit(credentialState, subject.tenantId, now);
+        noteHit(tenantState, subject.tenantId, now);
         waiting.push({
           tenantId: subject.tenantId,
           names,
@@ -240,6 +275,7 @@ export function syncedCounter(
       });
     },
     async close() {
+      closed = true;
       if (timer) clearTimeout(timer);
       timer = null;
       await running;
