@@ -34,13 +34,16 @@ export function taskRowOf(raw: Record<string, unknown>): TaskRow {
   return row as TaskRow;
 }
 
-// A row as a JSON record by column name, for statements that read rows from JSON (jsonb_populate_recordset).
+// A row as a JSON record by column name, for statements that read rows from JSON (jsonb_populate_recordset, over
+// a null base row): a null column is left out, as the statement reads a missing key as null, which spares every
+// admission the JSON of a third of the columns.
 export function taskRecordOf(row: TaskRow): Record<string, unknown> {
   const values: Record<string, unknown> = row;
   const record: Record<string, unknown> = {};
   for (const [property, column] of COLUMNS) {
     const value = values[property];
-    record[column.name] = typeof value === "bigint" ? value.toString() : value instanceof Date ? value.toISOString() : (value ?? null);
+    if (value === null || value === undefined) continue;
+    record[column.name] = typeof value === "bigint" ? value.toString() : value instanceof Date ? value.toISOString() : value;
   }
   return record;
 }
