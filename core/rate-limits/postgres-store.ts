@@ -6,10 +6,10 @@ import { budgetsOf } from "./tenant-limits.js";
 
 // The counts in an unlogged table of the service's database, so a commit waits for no flush. One statement per
 // exchange adds each bucket's hits (a bucket with none to add is only read: nothing opens its window) and reads
-// the tenants' own budgets. Every statement locks its buckets in the
-// same (sorted) order, so the hot rows of a busy tenant are never deadlocked across processes. Time is the
-// database's, which every server process shares. A statement whose connection was lost is sent once more: were
-// its first run committed with only the answer lost, its hits count twice, which errs towards refusing.
+// the tenants' own budgets. Every statement locks its buckets in the same (sorted) order, so the hot rows of a busy
+// tenant are never deadlocked across processes. Time is the database's, which every server process shares. A
+// statement whose connection was lost is sent once more: were its first run committed with only the answer lost,
+// its hits count twice, which errs towards refusing.
 export function postgresBucketStore(db: Db, defaults: RateLimitDefaults): BucketStore {
   const window = sql`make_interval(secs => ${defaults.windowSeconds}::int)`;
   return {
